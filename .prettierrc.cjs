@@ -1,0 +1,1 @@
+module.exports = require('./tooling/prettier/prettier.config.json');

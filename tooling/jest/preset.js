@@ -1,0 +1,35 @@
+// Shared jest preset: ESM TypeScript through @swc/jest, run with --experimental-vm-modules.
+// Workspace packages resolve to their sources so tests never need a stale build.
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** @returns {import('jest').Config} */
+export function jestPreset(overrides = {}) {
+  return {
+    testEnvironment: 'node',
+    extensionsToTreatAsEsm: ['.ts'],
+    transform: {
+      '^.+\\.ts$': [
+        '@swc/jest',
+        {
+          jsc: {
+            parser: { syntax: 'typescript', decorators: false },
+            target: 'es2022',
+          },
+          module: { type: 'es6' },
+          sourceMaps: 'inline',
+        },
+      ],
+    },
+    moduleNameMapper: {
+      '^@junction/([a-z-]+)$': `${root}/packages/$1/src/index.ts`,
+      '^(\\.{1,2}/.*)\\.js$': '$1',
+    },
+    testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+    testTimeout: 30_000,
+    maxWorkers: 2,
+    ...overrides,
+  };
+}
