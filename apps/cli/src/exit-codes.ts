@@ -1,0 +1,25 @@
+/** The one table mapping error codes from every package to process exit codes. */
+export const EXIT_CODES: Readonly<Record<string, number>> = {
+  // usage and input
+  INVALID_NAME: 2,
+  INVALID_ARGUMENT: 2,
+  // configuration and files
+  CONFIG_INVALID: 3,
+  PROMPT_INVALID: 3,
+  TEMPLATE_INVALID: 3,
+  TEMPLATE_VARIABLE_MISSING: 3,
+  // things that are not there, or are already there
+  ENVIRONMENT_NOT_FOUND: 4,
+  AGENT_NOT_FOUND: 4,
+  NOT_FOUND: 4,
+  ENVIRONMENT_EXISTS: 5,
+  AGENT_FILE_EXISTS: 5,
+  CONFLICT: 5,
+  // the store
+  STORE_OPEN_FAILED: 6,
+};
+
+/** Exit code for an error code; 1 for anything unlisted. */
+export function exitCodeFor(code: string | undefined): number {
+  return (code && EXIT_CODES[code]) || 1;
+}

@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built junction binary in a child process with its own environment. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    timeout: 60_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A fresh XDG_CONFIG_HOME so each test has its own workspace. */
+export function tempConfigHome(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'junction-cli-'));
+}
