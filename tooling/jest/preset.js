@@ -1,18 +1,25 @@
 // Shared jest preset: ESM TypeScript through @swc/jest, run with --experimental-vm-modules.
 // Workspace packages resolve to their sources so tests never need a stale build.
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+
+// pnpm links @swc/jest into this package only, so resolve it here, not from each package.
+const swcJest = createRequire(import.meta.url).resolve('@swc/jest');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** @returns {import('jest').Config} */
 export function jestPreset(overrides = {}) {
+  // `--outputFile=reports/jest.json` needs the folder; jest does not create it.
+  mkdirSync(path.join(process.cwd(), 'reports'), { recursive: true });
   return {
     testEnvironment: 'node',
     extensionsToTreatAsEsm: ['.ts'],
     transform: {
       '^.+\\.ts$': [
-        '@swc/jest',
+        swcJest,
         {
           jsc: {
             parser: { syntax: 'typescript', decorators: false },
