@@ -1,0 +1,166 @@
+import { SpanStatusCode, isSpanContextValid, trace } from '@opentelemetry/api';
+import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
+
+/** Span of one agent run (spec §6.3). */
+export const SPAN_AGENT_EXECUTE = 'agent.execute';
+/** Span of one model turn (spec §6.3). */
+export const SPAN_LLM_GENERATE = 'llm.generate';
+/** Span of one tool call (spec §6.3). */
+export const SPAN_TOOL_CALL = 'tool.call';
+/** Span of rendering a prompt file (the spec's "prompt-execution flow"; name chosen by Junction). */
+export const SPAN_PROMPT_RENDER = 'prompt.render';
+/** Span of a store operation (the spec's "database operations"; name chosen by Junction). */
+export const SPAN_DB_OPERATION = 'db.operation';
+
+/** Attribute names of the spec's spans. */
+export const SPAN_ATTR = {
+  AGENT_ID: 'agent.id',
+  AGENT_NAME: 'agent.name',
+  AGENT_ENVIRONMENT: 'agent.environment',
+  TASK: 'task',
+  MODEL: 'model',
+  MAX_STEPS: 'max_steps',
+  PROVIDER: 'provider',
+  INPUT_TOKENS: 'input_tokens',
+  OUTPUT_TOKENS: 'output_tokens',
+  LATENCY_MS: 'latency_ms',
+  TOOL_NAME: 'tool.name',
+  TOOL_SERVER: 'tool.server',
+  DURATION_MS: 'duration_ms',
+  SUCCESS: 'success',
+} as const;
+
+/** Longest `task` attribute kept; longer tasks are cut, since span attributes travel with every export. */
+export const MAX_TASK_ATTRIBUTE_LENGTH = 2048;
+
+/** Fields of an `agent.execute` span. */
+export interface AgentExecuteAttributesInput {
+  agentId: number | string;
+  agentName: string;
+  environment?: string;
+  task?: string;
+  model?: string;
+  maxSteps?: number;
+}
+
+/** Fields of an `llm.generate` span; token counts and latency are usually set when the call returns. */
+export interface LlmGenerateAttributesInput {
+  model?: string;
+  provider?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  latencyMs?: number;
+}
+
+/** Fields of a `tool.call` span; duration and success are usually set when the call returns. */
+export interface ToolCallAttributesInput {
+  toolName?: string;
+  toolServer?: string;
+  durationMs?: number;
+  success?: boolean;
+}
+
+function setInt(out: Attributes, key: string, value: number | undefined): void {
+  if (value !== undefined && Number.isFinite(value)) out[key] = Math.round(value);
+}
+
+function setString(out: Attributes, key: string, value: string | undefined): void {
+  if (value !== undefined) out[key] = value;
+}
+
+/** Attributes of an `agent.execute` span: `agent.id` as a string, `max_steps` as an integer, `task` cut to MAX_TASK_ATTRIBUTE_LENGTH. */
+export function agentExecuteAttributes(input: AgentExecuteAttributesInput): Attributes {
+  const out: Attributes = {
+    [SPAN_ATTR.AGENT_ID]: String(input.agentId),
+    [SPAN_ATTR.AGENT_NAME]: input.agentName,
+  };
+  setString(out, SPAN_ATTR.AGENT_ENVIRONMENT, input.environment);
+  if (input.task !== undefined) {
+    out[SPAN_ATTR.TASK] =
+      input.task.length > MAX_TASK_ATTRIBUTE_LENGTH
+        ? `${input.task.slice(0, MAX_TASK_ATTRIBUTE_LENGTH)}…`
+        : input.task;
+  }
+  setString(out, SPAN_ATTR.MODEL, input.model);
+  setInt(out, SPAN_ATTR.MAX_STEPS, input.maxSteps);
+  return out;
+}
+
+/** Attributes of an `llm.generate` span, integers rounded, absent fields left out. */
+export function llmGenerateAttributes(input: LlmGenerateAttributesInput): Attributes {
+  const out: Attributes = {};
+  setString(out, SPAN_ATTR.MODEL, input.model);
+  setString(out, SPAN_ATTR.PROVIDER, input.provider);
+  setInt(out, SPAN_ATTR.INPUT_TOKENS, input.inputTokens);
+  setInt(out, SPAN_ATTR.OUTPUT_TOKENS, input.outputTokens);
+  setInt(out, SPAN_ATTR.LATENCY_MS, input.latencyMs);
+  return out;
+}
+
+/** Attributes of a `tool.call` span, integers rounded, absent fields left out. */
+export function toolCallAttributes(input: ToolCallAttributesInput): Attributes {
+  const out: Attributes = {};
+  setString(out, SPAN_ATTR.TOOL_NAME, input.toolName);
+  setString(out, SPAN_ATTR.TOOL_SERVER, input.toolServer);
+  setInt(out, SPAN_ATTR.DURATION_MS, input.durationMs);
+  if (input.success !== undefined) out[SPAN_ATTR.SUCCESS] = input.success;
+  return out;
+}
+
+/** Options of withSpan. */
+export interface WithSpanOptions {
+  kind?: SpanKind;
+}
+
+/**
+ * Runs `fn` inside a new active span (so spans started within it, across `await` and timers,
+ * are its children); a throw or rejection is recorded as an exception with ERROR status and
+ * rethrown; the span always ends.
+ */
+export async function withSpan<T>(
+  tracer: Tracer,
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => T | Promise<T>,
+  options: WithSpanOptions = {},
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    { attributes, ...(options.kind === undefined ? {} : { kind: options.kind }) },
+    async (span): Promise<T> => {
+      try {
+        return await fn(span);
+      } catch (error) {
+        recordSpanError(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/** Records `error` on `span` as an exception event and sets ERROR status with its message. */
+export function recordSpanError(span: Span, error: unknown): void {
+  if (error instanceof Error) {
+    span.recordException(error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+  } else {
+    let message: string;
+    try {
+      message = typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
+    } catch {
+      message = String(error);
+    }
+    span.recordException(message);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  }
+}
+
+/** The trace id of the active span, if any (stored on run records to find the run's trace). */
+export function activeTraceId(): string | undefined {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  return spanContext !== undefined && isSpanContextValid(spanContext)
+    ? spanContext.traceId
+    : undefined;
+}

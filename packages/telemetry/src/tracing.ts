@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { propagation, trace } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
+import type { ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { ensureContextManager } from './context-manager.js';
+import { TelemetryError } from './errors.js';
+import type { Logger } from './logger.js';
+import { redactUrl } from './redact.js';
+import { createSampler } from './samplers.js';
+
+/** Where spans go: an OTLP/HTTP receiver, memory (tests), or nowhere (spans and trace ids still exist). */
+export type TraceExporterKind = 'otlp' | 'memory' | 'none';
+
+/** The OTLP/HTTP receiver used when `exporter: 'otlp'` is asked for without an endpoint (spec port 4318). */
+export const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318';
+
+/** Options of createTracing. */
+export interface TracingOptions {
+  /** `service.name` resource attribute. Default `junction`. */
+  serviceName?: string;
+  /** `service.version` resource attribute. */
+  serviceVersion?: string;
+  /** Extra resource attributes (`deployment.environment`, station name, ...). */
+  resourceAttributes?: Attributes;
+  /** OTLP/HTTP base URL (`otel_endpoint`, `OTEL_EXPORTER_OTLP_ENDPOINT`); `/v1/traces` is appended unless present. */
+  endpoint?: string;
+  /** Headers sent with every export (`OTEL_EXPORTER_OTLP_HEADERS`, e.g. `Authorization`). */
+  headers?: Record<string, string>;
+  /** PEM file of the CA that signs the receiver's TLS certificate (`OTEL_EXPORTER_OTLP_CERTIFICATE`). */
+  certificatePath?: string;
+  /** `OTEL_TRACES_SAMPLER` name. Default `parentbased_always_on`. */
+  sampler?: string;
+  /** `OTEL_TRACES_SAMPLER_ARG`: ratio 0..1 for the traceidratio samplers. */
+  samplerArg?: number | string;
+  /** Default `otlp` when `endpoint` is set, else `none`. */
+  exporter?: TraceExporterKind;
+  /** Register the provider as the process-global tracer provider and W3C propagator. Default false. */
+  register?: boolean;
+  /** Batching of OTLP export. */
+  batch?: {
+    scheduledDelayMillis?: number;
+    maxExportBatchSize?: number;
+    maxQueueSize?: number;
+    exportTimeoutMillis?: number;
+  };
+  /** Export failures are logged here (once per outage, not once per batch). */
+  logger?: Logger;
+}
+
+/** A tracer provider with its tracer and exporter. */
+export interface Tracing {
+  readonly provider: NodeTracerProvider;
+  readonly tracer: Tracer;
+  readonly exporter: TraceExporterKind;
+  /** The resolved `.../v1/traces` URL when exporting over OTLP. */
+  readonly url?: string;
+  /** Finished spans, when `exporter` is `memory`. */
+  readonly memoryExporter?: InMemorySpanExporter;
+  /** Exports every finished span now. Never rejects: export failures go to `logger` (telemetry must not break the app). */
+  forceFlush(): Promise<void>;
+  /** Exports what is left and stops; spans started afterwards are dropped. Never rejects, like forceFlush. */
+  shutdown(): Promise<void>;
+}
+
+const TRACES_PATH = '/v1/traces';
+
+/** The OTLP traces URL for a base endpoint: `http://host:4318` → `http://host:4318/v1/traces`; a URL already ending in `/v1/traces` is kept. */
+export function resolveTracesUrl(endpoint: string): string {
+  let url: URL;
+  try {
+    url = new URL(endpoint.trim());
+  } catch (cause) {
+    throw invalidEndpoint(endpoint, cause);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidEndpoint(endpoint);
+  const pathname = url.pathname.replace(/\/+$/, '');
+  url.pathname = pathname.endsWith(TRACES_PATH) ? pathname : `${pathname}${TRACES_PATH}`;
+  return url.href;
+}
+
+function invalidEndpoint(endpoint: string, cause?: unknown): TelemetryError {
+  const shown = redactUrl(endpoint);
+  return new TelemetryError(
+    'TELEMETRY_INVALID_ENDPOINT',
+    `The trace endpoint "${shown}" (otel_endpoint / OTEL_EXPORTER_OTLP_ENDPOINT) is not an http(s) URL; use a base URL such as http://localhost:4318.`,
+    { details: { endpoint: shown }, cause },
+  );
+}
+
+function readCertificate(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (cause) {
+    throw new TelemetryError(
+      'TELEMETRY_CERTIFICATE_UNREADABLE',
+      `Cannot read the trace receiver's CA certificate ${file} (OTEL_EXPORTER_OTLP_CERTIFICATE); give the path of a readable PEM file.`,
+      { details: { file }, cause },
+    );
+  }
+}
+
+// Logs the first failure of an outage and the recovery, so a dead receiver does not flood the log.
+class ReportingSpanExporter implements SpanExporter {
+  private failing = false;
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly logger: Logger,
+    private readonly url: string,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      if (result.code === ExportResultCode.FAILED && !this.failing) {
+        this.failing = true;
+        this.logger.warn('trace export failed; spans are dropped until the receiver answers', {
+          url: this.url,
+          error: result.error,
+        });
+      } else if (result.code === ExportResultCode.SUCCESS && this.failing) {
+        this.failing = false;
+        this.logger.info('trace export recovered', { url: this.url });
+      }
+      resultCallback(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/** Creates a tracer provider (not registered globally unless `register`) exporting over OTLP/HTTP in batches, to memory, or nowhere. */
+export function createTracing(options: TracingOptions = {}): Tracing {
+  const kind: TraceExporterKind = options.exporter ?? (options.endpoint ? 'otlp' : 'none');
+  const sampler = createSampler(options.sampler, options.samplerArg);
+  const resource = defaultResource().merge(
+    resourceFromAttributes({
+      ...options.resourceAttributes,
+      [ATTR_SERVICE_NAME]: options.serviceName ?? 'junction',
+      ...(options.serviceVersion === undefined
+        ? {}
+        : { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
+    }),
+  );
+
+  const spanProcessors: SpanProcessor[] = [];
+  let memoryExporter: InMemorySpanExporter | undefined;
+  let url: string | undefined;
+  if (kind === 'memory') {
+    memoryExporter = new InMemorySpanExporter();
+    spanProcessors.push(new SimpleSpanProcessor(memoryExporter));
+  } else if (kind === 'otlp') {
+    url = resolveTracesUrl(options.endpoint ?? DEFAULT_OTLP_ENDPOINT);
+    const ca =
+      options.certificatePath === undefined ? undefined : readCertificate(options.certificatePath);
+    let exporter: SpanExporter = new OTLPTraceExporter({
+      url,
+      ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+      ...(ca === undefined ? {} : { httpAgentOptions: { keepAlive: true, ca } }),
+      ...(options.batch?.exportTimeoutMillis === undefined
+        ? {}
+        : { timeoutMillis: options.batch.exportTimeoutMillis }),
+    });
+    if (options.logger !== undefined) {
+      exporter = new ReportingSpanExporter(exporter, options.logger, redactUrl(url));
+    }
+    spanProcessors.push(new BatchSpanProcessor(exporter, options.batch));
+  }
+
+  const provider = new NodeTracerProvider({ resource, sampler, spanProcessors });
+  // Without an async-aware context manager the API cannot tell which span is active,
+  // so a span started inside `withSpan` would not become a child.
+  ensureContextManager();
+  const register = options.register ?? false;
+  if (register) provider.register({ contextManager: null });
+
+  const tracer = provider.getTracer(options.serviceName ?? 'junction', options.serviceVersion);
+  let stopped = false;
+  return {
+    provider,
+    tracer,
+    exporter: kind,
+    ...(url === undefined ? {} : { url }),
+    ...(memoryExporter === undefined ? {} : { memoryExporter }),
+    forceFlush: async (): Promise<void> => {
+      // A failed export was already reported by the exporter; see ReportingSpanExporter.
+      await provider.forceFlush().catch(() => undefined);
+    },
+    shutdown: async (): Promise<void> => {
+      if (stopped) return;
+      stopped = true;
+      await provider.shutdown().catch(() => undefined);
+      if (register) {
+        trace.disable();
+        propagation.disable();
+      }
+    },
+  };
+}
