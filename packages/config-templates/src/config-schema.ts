@@ -1,0 +1,468 @@
+// The config.yaml schema (spec §2.4 plus the keys the rest of Junction needs). Every leaf carries
+// its own "expected ..." phrase so a bad value is reported as `key: expected X, got Y`, and a
+// one-line description (zod meta) that defaultConfigYaml() and the docs test read.
+import path from 'node:path';
+import { z } from 'zod';
+import { expecting } from './errors.js';
+import type { WorkspacePaths } from './paths.js';
+
+function bool(): z.ZodBoolean {
+  return z.boolean({ error: expecting('true or false') });
+}
+
+function text(what = 'a string'): z.ZodString {
+  const error = expecting(what);
+  return z.string({ error }).min(1, { error: expecting(`${what} (not empty)`) });
+}
+
+function anyText(): z.ZodString {
+  return z.string({ error: expecting('a string') });
+}
+
+function httpUrl(): z.ZodURL {
+  return z.url({ protocol: /^https?$/, error: expecting('an http:// or https:// URL') });
+}
+
+function wholeNumber(unit: string, min: number, max: number): z.ZodNumber {
+  const error = expecting(`a whole number of ${unit} between ${min} and ${max}`);
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+function port(): z.ZodNumber {
+  const error = expecting('a port number between 1 and 65535');
+  return z.number({ error }).int({ error }).min(1, { error }).max(65535, { error });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(
+  values: T,
+): z.ZodEnum<{ [K in T[number]]: K }> {
+  return z.enum(values, { error: expecting(`one of ${values.join(', ')}`) });
+}
+
+function strings(): z.ZodArray<z.ZodString> {
+  return z.array(z.string({ error: expecting('a string') }), {
+    error: expecting('a list of strings'),
+  });
+}
+
+function stringMap(): z.ZodRecord<z.ZodString, z.ZodString> {
+  return z.record(z.string(), z.string({ error: expecting('a string') }), {
+    error: expecting('a map of names to strings'),
+  });
+}
+
+function section<T extends z.core.$ZodLooseShape>(shape: T): z.ZodObject<T, z.core.$strict> {
+  return z.strictObject(shape, { error: expecting('a map of keys') });
+}
+
+/** Log levels, most to least severe. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+/** Log output formats. */
+export const LOG_FORMATS = ['text', 'json'] as const;
+/** Model providers Junction ships adapters for. */
+export const AI_PROVIDERS = ['openai', 'anthropic', 'google', 'openai-compatible'] as const;
+/** Coding backends (spec §2.4). */
+export const CODING_BACKENDS = ['opencode-nats', 'opencode'] as const;
+/** Events selectable in `notifications.webhook_events`. */
+export const NOTIFICATION_EVENTS = [
+  'agent.completed',
+  'agent.failed',
+  'agent.timeout',
+  'scheduler.error',
+] as const;
+/** OpenTelemetry trace samplers (the values OTEL_TRACES_SAMPLER accepts). */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+/** Turns `host` into `host:443`; `host:port` stays as written. */
+function withDefaultPort(endpoint: string): string {
+  if (/^\[.*\]:\d+$/.test(endpoint) || /^[^:\]]+:\d+$/.test(endpoint)) return endpoint;
+  return `${endpoint}:443`;
+}
+
+function joinUrl(base: string, suffix: string): string {
+  return `${base.replace(/\/+$/, '')}${suffix}`;
+}
+
+/** Accepts a libSQL URL or a file path; a path (relative to the config folder) becomes `file:<absolute path>`. */
+function normaliseDatabaseUrl(value: string, configHome: string): string {
+  if (value === ':memory:' || /^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
+  return `file:${path.resolve(configHome, value)}`;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Keys whose default is computed from other keys (or from the file's shape); shown unset in defaultConfigYaml(). */
+export const DERIVED_CONFIG_KEYS: readonly string[] = [
+  'management.oauth.auth_url',
+  'management.oauth.token_url',
+  'management.oauth.introspect_url',
+  'webhook.public_url',
+  'coding.enabled',
+];
+
+/** Builds the config.yaml schema; path-dependent defaults come from `paths`. */
+// The return type is left to inference on purpose: Config is z.infer of it, so check and type cannot drift.
+export function createConfigSchema(paths: WorkspacePaths) {
+  const management = section({
+    enabled: bool()
+      .default(false)
+      .meta({
+        description: 'Connect to the management platform (registration, heartbeat, run reports).',
+      }),
+    registration_key: text().optional().meta({
+      description:
+        'Registration key from the platform dashboard; secret, per environment. Required when management.enabled is true.',
+    }),
+    name: text()
+      .optional()
+      .meta({ description: 'Station name shown on the platform; unique within the organization.' }),
+    tags: strings()
+      .default([])
+      .meta({ description: 'Tags for filtering and organising stations on the platform.' }),
+    endpoint: text('a host or host:port')
+      .transform(withDefaultPort)
+      .optional()
+      .meta({
+        description:
+          'Platform management channel, host:port (":443" is added to a bare host). Required when management.enabled is true.',
+      }),
+    use_tls: bool().default(true).meta({ description: 'Use TLS on the management channel.' }),
+    base_url: httpUrl()
+      .optional()
+      .meta({ description: 'Platform web address; the OAuth URLs are derived from it.' }),
+    oauth: section({
+      enabled: bool()
+        .default(false)
+        .meta({ description: 'Require platform OAuth tokens on MCP over HTTP.' }),
+      client_id: anyText()
+        .default('')
+        .meta({ description: 'Client id of the OAuth application created on the platform.' }),
+      auth_url: httpUrl()
+        .optional()
+        .meta({ description: 'Authorization endpoint; default <base_url>/oauth/authorize/.' }),
+      token_url: httpUrl()
+        .optional()
+        .meta({ description: 'Token endpoint; default <base_url>/oauth/token/.' }),
+      introspect_url: httpUrl()
+        .optional()
+        .meta({
+          description: 'Token introspection endpoint; default <base_url>/oauth/introspect/.',
+        }),
+    }).prefault({}),
+  })
+    .superRefine((value, ctx) => {
+      if (value.enabled) {
+        if (value.registration_key === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['registration_key'],
+            input: undefined,
+            message:
+              'expected a registration key from the platform dashboard (required when management.enabled is true), got nothing',
+          });
+        }
+        if (value.endpoint === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['endpoint'],
+            input: undefined,
+            message:
+              'expected the platform host:port (required when management.enabled is true), got nothing',
+          });
+        }
+      }
+      if (
+        value.oauth.enabled &&
+        value.base_url === undefined &&
+        value.oauth.introspect_url === undefined
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['oauth', 'introspect_url'],
+          input: undefined,
+          message:
+            'expected management.base_url or management.oauth.introspect_url (required when management.oauth.enabled is true), got nothing',
+        });
+      }
+    })
+    .transform((value) => {
+      const derive = (suffix: string): string | undefined =>
+        value.base_url === undefined ? undefined : joinUrl(value.base_url, suffix);
+      return {
+        ...value,
+        oauth: {
+          ...value.oauth,
+          auth_url: value.oauth.auth_url ?? derive('/oauth/authorize/'),
+          token_url: value.oauth.token_url ?? derive('/oauth/token/'),
+          introspect_url: value.oauth.introspect_url ?? derive('/oauth/introspect/'),
+        },
+      };
+    })
+    .prefault({});
+
+  const webhook = section({
+    enabled: bool()
+      .default(false)
+      .meta({
+        description:
+          'Serve POST /execute on webhook.port; when false that route does not exist (404).',
+      }),
+    api_key: text()
+      .optional()
+      .meta({
+        description: 'Static key; callers of /execute then send "Authorization: Bearer <key>".',
+      }),
+    port: port()
+      .default(8587)
+      .meta({ description: 'Port of /execute, the workflow approval URLs and run status.' }),
+    max_body_bytes: wholeNumber('bytes', 1, 100 * 1024 * 1024)
+      .default(1024 * 1024)
+      .meta({ description: 'Largest accepted request body; larger bodies get 413.' }),
+    public_url: httpUrl().optional().meta({
+      description:
+        'Address on webhook.port as callers reach it, used in approve/reject/view URLs; default http://<api.host>:<webhook.port>.',
+    }),
+  }).prefault({});
+
+  const notifications = section({
+    approval_webhook_url: httpUrl()
+      .optional()
+      .meta({
+        description: 'Where approval.requested is POSTed when a workflow waits for a human.',
+      }),
+    approval_webhook_timeout: wholeNumber('seconds', 1, 300)
+      .default(10)
+      .meta({ description: 'Per-attempt timeout of the approval webhook, in seconds.' }),
+    webhook_url: httpUrl()
+      .optional()
+      .meta({ description: 'Alert webhook for the events in webhook_events.' }),
+    webhook_events: z
+      .array(oneOf(NOTIFICATION_EVENTS), { error: expecting('a list of event names') })
+      .default(['agent.failed', 'agent.timeout', 'scheduler.error'])
+      .meta({ description: `Events sent to webhook_url: ${NOTIFICATION_EVENTS.join(', ')}.` }),
+  }).prefault({});
+
+  const telemetry = section({
+    headers: stringMap()
+      .default({})
+      .meta({
+        description:
+          'Extra headers on OTLP exports (e.g. Authorization); the variable (k=v,k2=v2, URL-decoded) adds to them.',
+      }),
+    certificate: text('a file path')
+      .optional()
+      .meta({ description: 'PEM file of the CA that signs the OTLP endpoint certificate.' }),
+    sampler: oneOf(TRACE_SAMPLERS)
+      .default('parentbased_always_on')
+      .meta({ description: 'Trace sampler.' }),
+    sampler_arg: z
+      .number({ error: expecting('a ratio between 0 and 1') })
+      .min(0, { error: expecting('a ratio between 0 and 1') })
+      .max(1, { error: expecting('a ratio between 0 and 1') })
+      .default(1)
+      .meta({ description: 'Sampling ratio for the *traceidratio samplers.' }),
+  }).prefault({});
+
+  const coding = section({
+    enabled: bool().default(false).meta({
+      description:
+        'Offer coding tools to agents whose prompt file has coding.enabled; default true when config.yaml has a coding section.',
+    }),
+    backend: oneOf(CODING_BACKENDS)
+      .default('opencode-nats')
+      .meta({ description: 'opencode-nats (tasks over the NATS bus) or opencode (direct HTTP).' }),
+    nats: section({
+      url: z
+        .string({ error: expecting('a NATS URL') })
+        .regex(/^(nats|tls|ws|wss):\/\/\S+$/, {
+          error: expecting('a NATS URL such as nats://127.0.0.1:4222'),
+        })
+        .default('nats://127.0.0.1:4222')
+        .meta({ description: 'NATS server of the coding bus.' }),
+      subjects: section({
+        task: text()
+          .default('svc.coding.task')
+          .meta({ description: 'Subject coding tasks are published on.' }),
+        result: text()
+          .default('svc.coding.result')
+          .meta({ description: 'Subject prefix of task results (<result>.<taskID>).' }),
+        stream: text()
+          .default('svc.coding.stream')
+          .meta({ description: 'Subject prefix of task progress events (<stream>.<taskID>).' }),
+      }).prefault({}),
+    }).prefault({}),
+    opencode: section({
+      url: httpUrl()
+        .default('http://127.0.0.1:4096')
+        .meta({ description: 'Coding server for direct HTTP mode.' }),
+    }).prefault({}),
+    workspace_base_path: text('a folder path')
+      .default(path.join(paths.configHome, 'coding'))
+      .meta({ description: 'Folder under which coding workspaces are created.' }),
+    task_timeout_min: wholeNumber('minutes', 1, 1440)
+      .default(10)
+      .meta({ description: 'Time limit of one coding task, in minutes.' }),
+    max_attempts: wholeNumber('attempts', 1, 10)
+      .default(3)
+      .meta({ description: 'Attempts per coding task before it is reported failed.' }),
+    git: section({
+      token_env_var: text('an environment variable name')
+        .default('GITHUB_TOKEN')
+        .meta({
+          description: 'Environment variable that holds the git token for clones and pushes.',
+        }),
+      token: text()
+        .optional()
+        .meta({
+          description: 'Git token written here directly (discouraged; prefer token_env_var).',
+        }),
+    }).prefault({}),
+  }).prefault({});
+
+  return section({
+    database_url: text('a libSQL URL or a file path')
+      .transform((value) => normaliseDatabaseUrl(value, paths.configHome))
+      .default(`file:${paths.databaseFile}`)
+      .meta({
+        description:
+          'Store: file:<path>, a bare path (relative to the config folder), :memory:, or a libsql:// / http(s):// server URL.',
+      }),
+    log_level: oneOf(LOG_LEVELS)
+      .default('info')
+      .meta({ description: 'Least severe log level written.' }),
+    log_format: oneOf(LOG_FORMATS)
+      .default('text')
+      .meta({ description: 'text (one readable line per record) or json (spec §6.5 records).' }),
+    otel_endpoint: httpUrl()
+      .optional()
+      .meta({
+        description:
+          'OTLP/HTTP base URL traces are exported to (e.g. http://127.0.0.1:4318); unset = no export.',
+      }),
+    ai_provider: oneOf(AI_PROVIDERS)
+      .default('openai')
+      .meta({ description: `Model provider: ${AI_PROVIDERS.join(', ')} (Ollama, vLLM).` }),
+    ai_model: text()
+      .default('gpt-4o-mini')
+      .meta({ description: 'Model used by agents whose prompt file names no model.' }),
+    ai_base_url: httpUrl()
+      .optional()
+      .meta({
+        description:
+          "Provider API base URL (required for openai-compatible); unset = the provider's default.",
+      }),
+    ai_api_key: text()
+      .optional()
+      .meta({
+        description:
+          "Provider API key; unset = the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).",
+      }),
+    management,
+    webhook,
+    notifications,
+    telemetry,
+    coding,
+    workers: section({
+      concurrency: wholeNumber('runs', 1, 256)
+        .default(4)
+        .meta({ description: 'Runs one process executes at the same time.' }),
+    }).prefault({}),
+    runs: section({
+      timeout_seconds: wholeNumber('seconds', 1, 86400)
+        .default(600)
+        .meta({
+          description: 'Time limit of one agent run; the run then ends with status timeout.',
+        }),
+    }).prefault({}),
+    api: section({
+      host: text('a host name or IP address')
+        .default('127.0.0.1')
+        .meta({ description: 'Address the HTTP servers (REST, MCP, webhook) bind to.' }),
+      port: port()
+        .default(8585)
+        .meta({ description: 'Port of the REST API, /health and /metrics.' }),
+      keys: strings()
+        .default([])
+        .meta({
+          description:
+            'Bearer keys accepted by the REST API; empty = no authentication (keep api.host local).',
+        }),
+    }).prefault({}),
+    mcp: section({
+      port: port()
+        .default(8586)
+        .meta({
+          description: 'Port of MCP over HTTP (/mcp); `junction serve --mcp-port` overrides it.',
+        }),
+    }).prefault({}),
+  }).transform((config) => ({
+    ...config,
+    webhook: {
+      ...config.webhook,
+      public_url:
+        config.webhook.public_url ?? `http://${urlHost(config.api.host)}:${config.webhook.port}`,
+    },
+  }));
+}
+
+/** The config.yaml schema type. */
+export type ConfigSchema = ReturnType<typeof createConfigSchema>;
+
+/** The resolved configuration: every default filled in, every override applied. */
+export type Config = z.infer<ConfigSchema>;
+
+/** One leaf key of the configuration, as listed in docs/configuration.md. */
+export interface ConfigKeyInfo {
+  /** Dotted key path, e.g. `notifications.approval_webhook_timeout`. */
+  key: string;
+  /** One-line description. */
+  description: string;
+}
+
+type SchemaDef = {
+  type: string;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+};
+
+function defOf(schema: z.core.$ZodType): SchemaDef {
+  return schema._zod.def as unknown as SchemaDef;
+}
+
+function descriptionOf(schema: z.core.$ZodType): string | undefined {
+  const meta = z.globalRegistry.get(schema);
+  return typeof meta?.description === 'string' ? meta.description : undefined;
+}
+
+/** Lists every leaf key of the configuration schema with its description, in schema order. */
+export function listConfigKeys(schema: z.core.$ZodType): ConfigKeyInfo[] {
+  const keys: ConfigKeyInfo[] = [];
+  const visit = (node: z.core.$ZodType, prefix: string, description: string | undefined): void => {
+    const found = description ?? descriptionOf(node);
+    const def = defOf(node);
+    if (def.type === 'object' && def.shape !== undefined) {
+      for (const [name, child] of Object.entries(def.shape))
+        visit(child, prefix === '' ? name : `${prefix}.${name}`, undefined);
+      return;
+    }
+    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    if (inner !== undefined) {
+      visit(inner, prefix, found);
+      return;
+    }
+    keys.push({ key: prefix, description: found ?? '' });
+  };
+  visit(schema, '', undefined);
+  return keys;
+}

@@ -1,0 +1,70 @@
+// Public API of @junction/config-templates: the workspace on disk. Names are exported one by one.
+export { resolvePaths } from './paths.js';
+export type { WorkspacePaths } from './paths.js';
+
+export {
+  AI_PROVIDERS,
+  CODING_BACKENDS,
+  DERIVED_CONFIG_KEYS,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  NOTIFICATION_EVENTS,
+  TRACE_SAMPLERS,
+  createConfigSchema,
+  listConfigKeys,
+} from './config-schema.js';
+export type { Config, ConfigKeyInfo, ConfigSchema } from './config-schema.js';
+export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';
+export type { EnvOverride, EnvOverrideKind } from './env-overrides.js';
+export { loadConfig } from './load-config.js';
+export type { LoadConfigOptions } from './load-config.js';
+export { defaultConfigYaml } from './default-config.js';
+
+export { DEFAULT_ENVIRONMENT, Workspace } from './workspace.js';
+export type { CopyAgentOptions, InitResult } from './workspace.js';
+export { assertValidName, isValidName } from './names.js';
+
+export {
+  SYSTEM_ENV_PREFIXES,
+  SYSTEM_ENV_VARIABLES,
+  isSystemEnvVariable,
+  renderTemplate,
+  templateVariables,
+} from './template-renderer.js';
+export type { RenderTemplateOptions } from './template-renderer.js';
+export {
+  hashTemplate,
+  mcpHttpServerSchema,
+  mcpServerSchema,
+  mcpStdioServerSchema,
+  mcpTemplateSchema,
+  parseMcpTemplate,
+  templateName,
+} from './mcp-template.js';
+export type { McpHttpServer, McpServer, McpStdioServer, McpTemplate } from './mcp-template.js';
+export { loadEnvironmentTemplates } from './environment-templates.js';
+export type { LoadedTemplate } from './environment-templates.js';
+
+export { DEFAULT_MAX_STEPS, agentDefinitionSchema, canonicalToolName } from './agent-definition.js';
+export type { AgentDefinition } from './agent-definition.js';
+export {
+  newPromptFileSchema,
+  parsePrompt,
+  parsePromptFile,
+  promptFileText,
+  writePromptFile,
+} from './prompt-file.js';
+export type { NewPromptFile } from './prompt-file.js';
+export { renderPrompt } from './prompt-renderer.js';
+export type { PromptMessage, RenderPromptOptions, RenderedPrompt } from './prompt-renderer.js';
+
+export {
+  CONFIG_TEMPLATES_ERROR_CODES,
+  ConfigError,
+  ConfigTemplatesError,
+  PromptError,
+  TemplateError,
+  WorkspaceError,
+  isConfigTemplatesError,
+} from './errors.js';
+export type { ConfigTemplatesErrorCode, ConfigTemplatesErrorOptions, JsonValue } from './errors.js';
