@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createClient, type Client } from '@libsql/client';
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { guardClient } from './guarded-client.js';
+import { runMigrations } from './migrations.js';
+import { StoreError } from './store-error.js';
+import { clientUrl, type StoreLocation } from './store-location.js';
+import { WriteQueue } from './write-queue.js';
+
+/** One libSQL client plus the write queue every Store on that database shares. */
+export interface Connection {
+  readonly location: StoreLocation;
+  readonly client: Client;
+  readonly db: LibSQLDatabase;
+  readonly queue: WriteQueue;
+}
+
+interface SharedConnection extends Connection {
+  readonly key: string | undefined;
+  refs: number;
+  ready: Promise<void>;
+}
+
+export interface ConnectOptions {
+  authToken?: string;
+  busyTimeoutMs: number;
+}
+
+// One client per database per process, as the architecture requires: a second client on the
+// same file would be a second writer this process cannot serialise against.
+const connections = new Map<string, SharedConnection>();
+
+function cacheKey(location: StoreLocation): string | undefined {
+  switch (location.kind) {
+    case 'memory':
+      return undefined; // every :memory: open is its own database
+    case 'file':
+      return `file:${location.path}`;
+    case 'remote':
+      return `remote:${location.url}`;
+  }
+}
+
+function describe(location: StoreLocation): string {
+  return location.kind === 'file' ? location.path : location.kind === 'remote' ? location.url : ':memory:';
+}
+
+async function configure(client: Client, location: StoreLocation, busyTimeoutMs: number): Promise<void> {
+  if (location.kind === 'remote') return; // the server owns journaling and locking
+  if (location.kind === 'file') {
+    await client.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    const mode = await client.execute('PRAGMA journal_mode = WAL');
+    const journal = String(mode.rows[0]?.[0] ?? '').toLowerCase();
+    if (journal !== 'wal') {
+      throw new Error(`journal_mode is ${JSON.stringify(journal)} instead of "wal"`);
+    }
+    // WAL + NORMAL survives process crashes; only an OS crash may lose the last commits.
+    await client.execute('PRAGMA synchronous = NORMAL');
+  }
+  await client.execute('PRAGMA foreign_keys = ON');
+}
+
+function openClient(location: StoreLocation, options: ConnectOptions): Client {
+  if (location.kind === 'file') fs.mkdirSync(path.dirname(location.path), { recursive: true });
+  return createClient({ url: clientUrl(location), authToken: options.authToken });
+}
+
+/** Opens (or reuses) the process's connection to `location`, configured and migrated. */
+export async function acquireConnection(location: StoreLocation, options: ConnectOptions): Promise<Connection> {
+  const key = cacheKey(location);
+  const existing = key === undefined ? undefined : connections.get(key);
+  if (existing) {
+    existing.refs += 1;
+    try {
+      await existing.ready;
+    } catch (err) {
+      existing.refs -= 1;
+      throw err;
+    }
+    return existing;
+  }
+
+  let client: Client;
+  try {
+    client = openClient(location, options);
+  } catch (err) {
+    throw openFailed(location, err);
+  }
+  const guarded = guardClient(client);
+  const db = drizzle(guarded);
+  const queue = new WriteQueue();
+  const conn: SharedConnection = { key, location, client, db, queue, refs: 1, ready: Promise.resolve() };
+  conn.ready = queue.run(async () => {
+    try {
+      await configure(client, location, options.busyTimeoutMs);
+    } catch (err) {
+      throw openFailed(location, err);
+    }
+    await runMigrations(db);
+  });
+  if (key !== undefined) connections.set(key, conn);
+  try {
+    await conn.ready;
+  } catch (err) {
+    if (key !== undefined && connections.get(key) === conn) connections.delete(key);
+    client.close();
+    throw err;
+  }
+  return conn;
+}
+
+/** Drops one reference to `conn`; the client closes when the last Store using it closes. */
+export async function releaseConnection(conn: Connection): Promise<void> {
+  const shared = conn as SharedConnection;
+  shared.refs -= 1;
+  if (shared.refs > 0) return;
+  await shared.queue.idle();
+  if (shared.key !== undefined && connections.get(shared.key) === shared) connections.delete(shared.key);
+  shared.client.close();
+}
+
+function openFailed(location: StoreLocation, err: unknown): StoreError {
+  if (err instanceof StoreError) return err;
+  const reason = err instanceof Error ? err.message : String(err);
+  const where = describe(location);
+  const hint =
+    location.kind === 'file'
+      ? 'Check that the folder is writable and the file is a libSQL/SQLite database, or choose another database location.'
+      : location.kind === 'remote'
+        ? 'Check the URL, that the server is reachable, and the auth token.'
+        : 'This should not happen; report it with the details.';
+  return new StoreError('STORE_OPEN_FAILED', `Could not open the store at ${where} (${reason}). ${hint}`, {
+    details: { location: where, reason },
+    cause: err,
+  });
+}

@@ -1,0 +1,81 @@
+// Public API of @junction/store. Every name is exported on purpose; nothing else is public.
+export { openStore, DEFAULT_BUSY_TIMEOUT_MS } from './open-store.js';
+export type { OpenStoreOptions } from './open-store.js';
+export type { Store } from './store.js';
+export { StoreError, isStoreError, STORE_ERROR_CODES } from './store-error.js';
+export type { StoreErrorCode, StoreErrorDetails } from './store-error.js';
+export { resolveStoreLocation } from './store-location.js';
+export type { StoreLocation } from './store-location.js';
+export { migrationsFolder } from './migrations.js';
+export type { Page } from './paging.js';
+export {
+  RUN_STATUSES,
+  RUN_SOURCES,
+  MCP_TRANSPORTS,
+  MCP_CONFIG_STATUSES,
+  MCP_SERVER_STATUSES,
+  WORKFLOW_RUN_STATUSES,
+  WORKFLOW_STEP_STATUSES,
+  APPROVAL_STATUSES,
+  AUDIT_OUTCOMES,
+} from './schema.js';
+export type { JsonValue } from './schema.js';
+export type {
+  Agent,
+  Approval,
+  ApprovalStatus,
+  AuditLogEntry,
+  AuditOutcome,
+  Environment,
+  McpConfig,
+  McpConfigStatus,
+  McpServer,
+  McpServerStatus,
+  McpTransport,
+  NotificationLog,
+  Run,
+  RunEvent,
+  RunSource,
+  RunStatus,
+  Schedule,
+  Setting,
+  Tool,
+  Workflow,
+  WorkflowRun,
+  WorkflowRunStatus,
+  WorkflowStep,
+  WorkflowStepStatus,
+} from './rows.js';
+export type { EnvironmentsRepository, EnvironmentInput, EnvironmentPatch, EnvironmentSummary } from './repositories/environments.js';
+export type { McpConfigsRepository, McpConfigInput, McpConfigFilter } from './repositories/mcp-configs.js';
+export type { McpServersRepository, McpServerInput, McpServerFilter } from './repositories/mcp-servers.js';
+export type { ToolsRepository, ToolInput, ToolListing, ToolFilter } from './repositories/tools.js';
+export type { AgentsRepository, AgentInput, AgentPatch, AgentFilter } from './repositories/agents.js';
+export { runDurationMs } from './repositories/runs.js';
+export type {
+  RunsRepository,
+  RunCreateInput,
+  RunListFilter,
+  RunStatusFilter,
+  RunProgress,
+  RunCompletion,
+  RunFailure,
+} from './repositories/runs.js';
+export type { RunEventsRepository, RunEventInput, RunEventFilter } from './repositories/run-events.js';
+export type { WorkflowsRepository, WorkflowInput, WorkflowFilter } from './repositories/workflows.js';
+export type {
+  WorkflowRunsRepository,
+  WorkflowRunCreateInput,
+  WorkflowRunPatch,
+  WorkflowRunFilter,
+} from './repositories/workflow-runs.js';
+export type { WorkflowStepsRepository, WorkflowStepStartInput, WorkflowStepPatch } from './repositories/workflow-steps.js';
+export type { ApprovalsRepository, ApprovalCreateInput, ApprovalDecision, ApprovalFilter } from './repositories/approvals.js';
+export type { SchedulesRepository, ScheduleInput, ScheduleFilter, ScheduleRan } from './repositories/schedules.js';
+export type {
+  NotificationLogsRepository,
+  NotificationLogInput,
+  NotificationLogFilter,
+} from './repositories/notification-logs.js';
+export type { AuditLogRepository, AuditLogInput, AuditLogFilter } from './repositories/audit-log.js';
+export type { SettingsRepository } from './repositories/settings.js';

@@ -1,0 +1,264 @@
+import { and, asc, count, eq, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Agent, Tool } from '../rows.js';
+import { agentAgents, agents, agentTools, tools } from '../schema.js';
+import type { StoreContext } from '../store-context.js';
+import { notFound, StoreError } from '../store-error.js';
+import { resolvePage, type Page } from '../paging.js';
+
+/** The fields of an agent record; everything but the name is optional. */
+export interface AgentInput {
+  name: string;
+  description?: string;
+  model?: string | null;
+  maxSteps?: number | null;
+  promptPath?: string | null;
+  frontMatter?: Record<string, unknown>;
+  scheduleCron?: string | null;
+  scheduleEnabled?: boolean;
+  scheduleVariables?: Record<string, string>;
+  codingEnabled?: boolean;
+  codingBackend?: string | null;
+  codingWorkspacePath?: string | null;
+}
+
+export type AgentPatch = Partial<AgentInput>;
+
+export interface AgentFilter extends Page {
+  environmentId?: number;
+  environmentName?: string;
+  name?: string;
+  scheduleEnabled?: boolean;
+}
+
+function whereOf(filter: Omit<AgentFilter, keyof Page>): SQL | undefined {
+  const where: SQL[] = [];
+  if (filter.environmentId !== undefined) where.push(eq(agents.environmentId, filter.environmentId));
+  if (filter.name !== undefined) where.push(eq(agents.name, filter.name));
+  if (filter.scheduleEnabled !== undefined) where.push(eq(agents.scheduleEnabled, filter.scheduleEnabled));
+  if (filter.environmentName !== undefined) {
+    where.push(
+      sql`"agents"."environment_id" IN (SELECT e."id" FROM "environments" e WHERE e."name" = ${filter.environmentName})`,
+    );
+  }
+  return and(...where);
+}
+
+function fieldsOf(input: AgentPatch): Partial<typeof agents.$inferInsert> {
+  const fields: Partial<typeof agents.$inferInsert> = {};
+  if (input.name !== undefined) fields.name = input.name;
+  if (input.description !== undefined) fields.description = input.description;
+  if (input.model !== undefined) fields.model = input.model;
+  if (input.maxSteps !== undefined) fields.maxSteps = input.maxSteps;
+  if (input.promptPath !== undefined) fields.promptPath = input.promptPath;
+  if (input.frontMatter !== undefined) fields.frontMatter = input.frontMatter;
+  if (input.scheduleCron !== undefined) fields.scheduleCron = input.scheduleCron;
+  if (input.scheduleEnabled !== undefined) fields.scheduleEnabled = input.scheduleEnabled;
+  if (input.scheduleVariables !== undefined) fields.scheduleVariables = input.scheduleVariables;
+  if (input.codingEnabled !== undefined) fields.codingEnabled = input.codingEnabled;
+  if (input.codingBackend !== undefined) fields.codingBackend = input.codingBackend;
+  if (input.codingWorkspacePath !== undefined) fields.codingWorkspacePath = input.codingWorkspacePath;
+  return fields;
+}
+
+function uniqueIds(ids: readonly number[], what: string): number[] {
+  for (const id of ids) {
+    if (!Number.isInteger(id)) {
+      throw new StoreError('INVALID_INPUT', `${what} must be whole numbers; got ${String(id)}.`, { details: { field: what } });
+    }
+  }
+  return [...new Set(ids)];
+}
+
+/** Agents of each environment, with the tools and sub-agents bound to them. */
+export class AgentsRepository {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Creates an agent; CONFLICT if the environment already has one with this name. */
+  async create(environmentId: number, input: AgentInput): Promise<Agent> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`create agent ${JSON.stringify(input.name)}`, async (db) => {
+      const [row] = await db
+        .insert(agents)
+        .values({ ...fieldsOf(input), name: input.name, environmentId, createdAt: now, updatedAt: now })
+        .returning();
+      return row as Agent;
+    });
+  }
+
+  /** Creates the agent or updates the one with the same name (sync); the id stays stable. */
+  async upsert(environmentId: number, input: AgentInput): Promise<Agent> {
+    const now = this.#ctx.now();
+    const fields = fieldsOf(input);
+    return this.#ctx.write(`save agent ${JSON.stringify(input.name)}`, async (db) => {
+      const [row] = await db
+        .insert(agents)
+        .values({ ...fields, name: input.name, environmentId, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({ target: [agents.environmentId, agents.name], set: { ...fields, updatedAt: now } })
+        .returning();
+      return row as Agent;
+    });
+  }
+
+  /** The agent with this id, or undefined. */
+  async get(id: number): Promise<Agent | undefined> {
+    return this.#ctx.read('get agent', async (db) => {
+      const [row] = await db.select().from(agents).where(eq(agents.id, id));
+      return row;
+    });
+  }
+
+  /** The agent called `name` in the environment, or undefined. */
+  async getByName(environmentId: number, name: string): Promise<Agent | undefined> {
+    return this.#ctx.read('get agent by name', async (db) => {
+      const [row] = await db
+        .select()
+        .from(agents)
+        .where(and(eq(agents.environmentId, environmentId), eq(agents.name, name)));
+      return row;
+    });
+  }
+
+  /** Agents matching the filter, by environment then name. */
+  async list(filter: AgentFilter = {}): Promise<Agent[]> {
+    const { limit, offset } = resolvePage(filter, 1000);
+    return this.#ctx.read('list agents', (db) =>
+      db
+        .select()
+        .from(agents)
+        .where(whereOf(filter))
+        .orderBy(asc(agents.environmentId), asc(agents.name))
+        .limit(limit)
+        .offset(offset),
+    );
+  }
+
+  /** How many agents match the filter (paging is ignored). */
+  async count(filter: Omit<AgentFilter, keyof Page> = {}): Promise<number> {
+    return this.#ctx.read('count agents', async (db) => {
+      const [row] = await db.select({ n: count() }).from(agents).where(whereOf(filter));
+      return row?.n ?? 0;
+    });
+  }
+
+  /** Changes the given fields; NOT_FOUND if the id is unknown, CONFLICT if a rename collides. */
+  async update(id: number, patch: AgentPatch): Promise<Agent> {
+    const now = this.#ctx.now();
+    return this.#ctx.write('update agent', async (db) => {
+      const [row] = await db
+        .update(agents)
+        .set({ ...fieldsOf(patch), updatedAt: now })
+        .where(eq(agents.id, id))
+        .returning();
+      if (!row) throw notFound('agent', id);
+      return row;
+    });
+  }
+
+  /** Deletes the agent with its bindings and schedule; its runs keep their agent name. */
+  async delete(id: number): Promise<boolean> {
+    return this.#ctx.write('delete agent', async (db) => {
+      const result = await db.delete(agents).where(eq(agents.id, id));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /** Deletes the environment's agents whose names are not in `keepNames` (prompt files gone). */
+  async deleteExcept(environmentId: number, keepNames: readonly string[]): Promise<number> {
+    return this.#ctx.write('delete stale agents', async (db) => {
+      const result = await db
+        .delete(agents)
+        .where(and(eq(agents.environmentId, environmentId), notInArray(agents.name, [...keepNames])));
+      return result.rowsAffected;
+    });
+  }
+
+  /** Makes the agent's tools exactly `toolIds`, atomically; INVALID_REFERENCE if a tool is unknown. */
+  async setToolIds(agentId: number, toolIds: readonly number[]): Promise<void> {
+    const ids = uniqueIds(toolIds, 'tool ids');
+    await this.#ctx.write('set agent tools', async (db) => {
+      await this.#requireAgent(agentId);
+      const clear = db.delete(agentTools).where(eq(agentTools.agentId, agentId));
+      if (ids.length === 0) {
+        await clear;
+        return;
+      }
+      await db.batch([clear, db.insert(agentTools).values(ids.map((toolId) => ({ agentId, toolId })))]);
+    });
+  }
+
+  /** Ids of the tools bound to the agent, ascending. */
+  async getToolIds(agentId: number): Promise<number[]> {
+    return this.#ctx.read('get agent tool ids', async (db) => {
+      const rows = await db
+        .select({ id: agentTools.toolId })
+        .from(agentTools)
+        .where(eq(agentTools.agentId, agentId))
+        .orderBy(asc(agentTools.toolId));
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** The tools bound to the agent, by name. */
+  async listTools(agentId: number): Promise<Tool[]> {
+    return this.#ctx.read('list agent tools', async (db) => {
+      const rows = await db
+        .select({ tool: tools })
+        .from(agentTools)
+        .innerJoin(tools, eq(agentTools.toolId, tools.id))
+        .where(eq(agentTools.agentId, agentId))
+        .orderBy(asc(tools.name), asc(tools.id));
+      return rows.map((r) => r.tool);
+    });
+  }
+
+  /** Makes the agent's sub-agents exactly `subAgentIds`, atomically; an agent cannot be its own. */
+  async setSubAgentIds(agentId: number, subAgentIds: readonly number[]): Promise<void> {
+    const ids = uniqueIds(subAgentIds, 'sub-agent ids');
+    if (ids.includes(agentId)) {
+      throw new StoreError('INVALID_INPUT', `Agent ${agentId} cannot be its own sub-agent; remove it from the list.`, { details: { agentId } });
+    }
+    await this.#ctx.write('set sub-agents', async (db) => {
+      await this.#requireAgent(agentId);
+      const clear = db.delete(agentAgents).where(eq(agentAgents.agentId, agentId));
+      if (ids.length === 0) {
+        await clear;
+        return;
+      }
+      await db.batch([clear, db.insert(agentAgents).values(ids.map((subAgentId) => ({ agentId, subAgentId })))]);
+    });
+  }
+
+  /** Ids of the agent's sub-agents, ascending. */
+  async getSubAgentIds(agentId: number): Promise<number[]> {
+    return this.#ctx.read('get sub-agent ids', async (db) => {
+      const rows = await db
+        .select({ id: agentAgents.subAgentId })
+        .from(agentAgents)
+        .where(eq(agentAgents.agentId, agentId))
+        .orderBy(asc(agentAgents.subAgentId));
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** The agent's sub-agents, by name. */
+  async listSubAgents(agentId: number): Promise<Agent[]> {
+    return this.#ctx.read('list sub-agents', async (db) => {
+      const rows = await db
+        .select({ agent: agents })
+        .from(agentAgents)
+        .innerJoin(agents, eq(agentAgents.subAgentId, agents.id))
+        .where(eq(agentAgents.agentId, agentId))
+        .orderBy(asc(agents.name), asc(agents.id));
+      return rows.map((r) => r.agent);
+    });
+  }
+
+  async #requireAgent(agentId: number): Promise<void> {
+    const found = await this.get(agentId);
+    if (!found) throw notFound('agent', agentId);
+  }
+}

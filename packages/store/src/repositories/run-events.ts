@@ -1,0 +1,73 @@
+import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { RunEvent } from '../rows.js';
+import { runEvents } from '../schema.js';
+import type { StoreContext } from '../store-context.js';
+import { isStoreError, notFound } from '../store-error.js';
+import { resolvePage, type Page } from '../paging.js';
+
+/** One thing that happened in a run: a model turn, a tool call, a log line. */
+export interface RunEventInput {
+  type: string;
+  payload?: unknown;
+  durationMs?: number | null;
+}
+
+export interface RunEventFilter extends Page {
+  /** Only events with a larger seq (for tailing). */
+  afterSeq?: number;
+  type?: string;
+}
+
+/** Run events, numbered 1, 2, 3 … per run. */
+export class RunEventsRepository {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Appends an event with the run's next seq; NOT_FOUND if the run does not exist. */
+  async append(runId: number, input: RunEventInput): Promise<RunEvent> {
+    const now = this.#ctx.now();
+    try {
+      return await this.#ctx.write('append run event', async (db) => {
+        // The seq is computed inside the INSERT, so concurrent writers in other processes
+        // (each statement holds the write lock) can never pick the same number.
+        const [row] = await db
+          .insert(runEvents)
+          .values({
+            runId,
+            seq: sql`(SELECT COALESCE(MAX(${runEvents.seq}), 0) + 1 FROM ${runEvents} WHERE ${runEvents.runId} = ${runId})`,
+            type: input.type,
+            payload: input.payload ?? null,
+            durationMs: input.durationMs ?? null,
+            createdAt: now,
+          })
+          .returning();
+        return row as RunEvent;
+      });
+    } catch (err) {
+      if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('run', runId, 'Check the id with `junction runs list`.');
+      throw err;
+    }
+  }
+
+  /** The run's events in seq order. */
+  async list(runId: number, filter: RunEventFilter = {}): Promise<RunEvent[]> {
+    const { limit, offset } = resolvePage(filter, 1000);
+    const where: SQL[] = [eq(runEvents.runId, runId)];
+    if (filter.afterSeq !== undefined) where.push(gt(runEvents.seq, filter.afterSeq));
+    if (filter.type !== undefined) where.push(eq(runEvents.type, filter.type));
+    return this.#ctx.read('list run events', (db) =>
+      db.select().from(runEvents).where(and(...where)).orderBy(asc(runEvents.seq)).limit(limit).offset(offset),
+    );
+  }
+
+  /** How many events the run has. */
+  async count(runId: number): Promise<number> {
+    return this.#ctx.read('count run events', async (db) => {
+      const [row] = await db.select({ n: count() }).from(runEvents).where(eq(runEvents.runId, runId));
+      return row?.n ?? 0;
+    });
+  }
+}

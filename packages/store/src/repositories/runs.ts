@@ -1,0 +1,277 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { Run, RunSource, RunStatus } from '../rows.js';
+import { runs } from '../schema.js';
+import type { StoreContext } from '../store-context.js';
+import { notFound, StoreError } from '../store-error.js';
+import { resolvePage, type Page } from '../paging.js';
+
+/** What a caller knows when it asks for a run; the run starts `queued`. */
+export interface RunCreateInput {
+  agentId?: number | null;
+  agentName: string;
+  environmentId?: number | null;
+  task: string;
+  variables?: Record<string, string>;
+  source: RunSource;
+  parentRunId?: number | null;
+  model?: string | null;
+  traceId?: string | null;
+  /** A second create with the same key is a CONFLICT carrying the first run's id. */
+  idempotencyKey?: string | null;
+}
+
+/** `failed` is accepted as an alias of `error`, as the CLI and REST filters allow. */
+export type RunStatusFilter = RunStatus | 'failed';
+
+export interface RunListFilter extends Page {
+  status?: RunStatusFilter | readonly RunStatusFilter[];
+  agentId?: number;
+  agentName?: string;
+  environmentId?: number;
+  source?: RunSource;
+  parentRunId?: number;
+  /** Only finished runs whose completedAt - startedAt is at least this long. */
+  minDurationMs?: number;
+  /** Queued at or after. */
+  since?: Date;
+  /** Queued before. */
+  until?: Date;
+}
+
+/** Counters a worker reports while a run is going. */
+export interface RunProgress {
+  stepsTaken?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  model?: string | null;
+  traceId?: string | null;
+}
+
+export interface RunCompletion extends RunProgress {
+  finalResponse?: string | null;
+  /** When given, the update only applies while this worker still holds the run. */
+  workerId?: string;
+}
+
+export interface RunFailure extends RunProgress {
+  status?: 'error' | 'timeout' | 'cancelled';
+  error: string;
+  /** When given, the update only applies while this worker still holds the run. */
+  workerId?: string;
+}
+
+const ACTIVE: RunStatus[] = ['queued', 'running'];
+
+function statusesOf(filter: RunListFilter['status']): RunStatus[] | undefined {
+  if (filter === undefined) return undefined;
+  const list: readonly RunStatusFilter[] = typeof filter === 'string' ? [filter] : filter;
+  return [...new Set(list.map((s): RunStatus => (s === 'failed' ? 'error' : s)))];
+}
+
+function whereOf(filter: Omit<RunListFilter, keyof Page>): SQL | undefined {
+  const where: SQL[] = [];
+  const statuses = statusesOf(filter.status);
+  if (statuses !== undefined) where.push(inArray(runs.status, statuses));
+  if (filter.agentId !== undefined) where.push(eq(runs.agentId, filter.agentId));
+  if (filter.agentName !== undefined) where.push(eq(runs.agentName, filter.agentName));
+  if (filter.environmentId !== undefined) where.push(eq(runs.environmentId, filter.environmentId));
+  if (filter.source !== undefined) where.push(eq(runs.source, filter.source));
+  if (filter.parentRunId !== undefined) where.push(eq(runs.parentRunId, filter.parentRunId));
+  if (filter.since !== undefined) where.push(gte(runs.queuedAt, filter.since));
+  if (filter.until !== undefined) where.push(lt(runs.queuedAt, filter.until));
+  if (filter.minDurationMs !== undefined) {
+    where.push(sql`${runs.completedAt} - ${runs.startedAt} >= ${filter.minDurationMs}`);
+  }
+  return and(...where);
+}
+
+/** completedAt - startedAt in ms, or null while the run has not both started and ended. */
+export function runDurationMs(run: Pick<Run, 'startedAt' | 'completedAt'>): number | null {
+  if (!run.startedAt || !run.completedAt) return null;
+  return run.completedAt.getTime() - run.startedAt.getTime();
+}
+
+/** Agent runs: the queue (queued → running) and the history (completed, error, timeout, cancelled). */
+export class RunsRepository {
+  readonly #ctx: StoreContext;
+
+  constructor(ctx: StoreContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Writes a `queued` run and returns it; CONFLICT if the idempotency key was used before. */
+  async create(input: RunCreateInput): Promise<Run> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`queue a run of agent ${JSON.stringify(input.agentName)}`, async (db) => {
+      const [row] = await db
+        .insert(runs)
+        .values({
+          agentId: input.agentId ?? null,
+          agentName: input.agentName,
+          environmentId: input.environmentId ?? null,
+          status: 'queued',
+          task: input.task,
+          variables: input.variables ?? {},
+          source: input.source,
+          parentRunId: input.parentRunId ?? null,
+          model: input.model ?? null,
+          traceId: input.traceId ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          queuedAt: now,
+        })
+        .onConflictDoNothing({ target: runs.idempotencyKey })
+        .returning();
+      if (row) return row;
+      const [existing] = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(eq(runs.idempotencyKey, input.idempotencyKey ?? ''));
+      throw new StoreError('CONFLICT', `A run with idempotency key ${JSON.stringify(input.idempotencyKey)} already exists (run ${existing?.id ?? '?'}); fetch that run instead of queueing another.`, {
+        details: { idempotencyKey: input.idempotencyKey ?? null, runId: existing?.id ?? null },
+      });
+    });
+  }
+
+  /** The run with this id, or undefined. */
+  async get(id: number): Promise<Run | undefined> {
+    return this.#ctx.read('get run', async (db) => {
+      const [row] = await db.select().from(runs).where(eq(runs.id, id));
+      return row;
+    });
+  }
+
+  /** The run created with this idempotency key, or undefined. */
+  async findByIdempotencyKey(key: string): Promise<Run | undefined> {
+    return this.#ctx.read('find run by idempotency key', async (db) => {
+      const [row] = await db.select().from(runs).where(eq(runs.idempotencyKey, key));
+      return row;
+    });
+  }
+
+  /** Runs matching the filter, newest first. */
+  async list(filter: RunListFilter = {}): Promise<Run[]> {
+    const { limit, offset } = resolvePage(filter);
+    return this.#ctx.read('list runs', (db) =>
+      db.select().from(runs).where(whereOf(filter)).orderBy(desc(runs.id)).limit(limit).offset(offset),
+    );
+  }
+
+  /** How many runs match the filter (paging is ignored). */
+  async count(filter: Omit<RunListFilter, keyof Page> = {}): Promise<number> {
+    return this.#ctx.read('count runs', async (db) => {
+      const [row] = await db.select({ n: count() }).from(runs).where(whereOf(filter));
+      return row?.n ?? 0;
+    });
+  }
+
+  /**
+   * Claims the oldest queued run for `workerId` with a lease of `leaseMs`, or returns undefined
+   * when the queue is empty. One UPDATE … RETURNING, so two processes never get the same run.
+   */
+  async claimNext(workerId: string, leaseMs: number): Promise<Run | undefined> {
+    const now = this.#ctx.now();
+    return this.#ctx.write('claim the next queued run', async (db) => {
+      const oldest = db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(eq(runs.status, 'queued'))
+        .orderBy(asc(runs.queuedAt), asc(runs.id))
+        .limit(1);
+      const [row] = await db
+        .update(runs)
+        .set({ status: 'running', workerId, startedAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) })
+        .where(and(sql`${runs.id} = (${oldest})`, eq(runs.status, 'queued')))
+        .returning();
+      return row;
+    });
+  }
+
+  /** Extends the lease of a run this worker holds; false if it no longer holds it. */
+  async renewLease(id: number, workerId: string, leaseMs: number): Promise<boolean> {
+    const until = new Date(this.#ctx.now().getTime() + leaseMs);
+    return this.#ctx.write('renew run lease', async (db) => {
+      const result = await db
+        .update(runs)
+        .set({ leaseExpiresAt: until })
+        .where(and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId)));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /** Puts `running` runs whose lease ran out (their worker died) back in the queue; returns them. */
+  async requeueExpired(now: Date = this.#ctx.now()): Promise<Run[]> {
+    return this.#ctx.write('requeue runs with expired leases', (db) =>
+      db
+        .update(runs)
+        .set({ status: 'queued', workerId: null, leaseExpiresAt: null })
+        .where(and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)))
+        .returning(),
+    );
+  }
+
+  /** Records counters of a run in progress; NOT_FOUND if the id is unknown. */
+  async updateProgress(id: number, progress: RunProgress): Promise<Run> {
+    return this.#ctx.write('update run progress', async (db) => {
+      const [row] = await db.update(runs).set(progressFields(progress)).where(eq(runs.id, id)).returning();
+      if (!row) throw notFound('run', id);
+      return row;
+    });
+  }
+
+  /** Ends a queued or running run as `completed`; CONFLICT if it had already ended. */
+  async markCompleted(id: number, result: RunCompletion = {}): Promise<Run> {
+    return this.#finish(id, result.workerId, {
+      ...progressFields(result),
+      status: 'completed',
+      finalResponse: result.finalResponse ?? null,
+      error: null,
+    });
+  }
+
+  /** Ends a queued or running run as `error` (default), `timeout` or `cancelled`; CONFLICT if it had already ended. */
+  async markFailed(id: number, failure: RunFailure): Promise<Run> {
+    return this.#finish(id, failure.workerId, {
+      ...progressFields(failure),
+      status: failure.status ?? 'error',
+      error: failure.error,
+    });
+  }
+
+  /** Deletes finished runs (and their events) queued before `before`; returns how many. */
+  async pruneOlderThan(before: Date): Promise<number> {
+    return this.#ctx.write('prune runs', async (db) => {
+      const result = await db.delete(runs).where(and(lt(runs.queuedAt, before), notInArray(runs.status, ACTIVE)));
+      return result.rowsAffected;
+    });
+  }
+
+  async #finish(id: number, workerId: string | undefined, fields: Partial<typeof runs.$inferInsert>): Promise<Run> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`finish run ${id}`, async (db) => {
+      const where = [eq(runs.id, id), inArray(runs.status, ACTIVE)];
+      if (workerId !== undefined) where.push(eq(runs.workerId, workerId));
+      const [row] = await db
+        .update(runs)
+        .set({ ...fields, completedAt: now, leaseExpiresAt: null })
+        .where(and(...where))
+        .returning();
+      if (row) return row;
+      const [current] = await db.select().from(runs).where(eq(runs.id, id));
+      if (!current) throw notFound('run', id, 'Check the id with `junction runs list`.');
+      const message = ACTIVE.includes(current.status)
+        ? `Run ${id} is now held by worker ${JSON.stringify(current.workerId)}, not ${JSON.stringify(workerId)}; its lease expired and another worker took it over.`
+        : `Run ${id} already ended with status ${current.status}; a finished run cannot change.`;
+      throw new StoreError('CONFLICT', message, { details: { runId: id, status: current.status, workerId: current.workerId } });
+    });
+  }
+}
+
+function progressFields(progress: RunProgress): Partial<typeof runs.$inferInsert> {
+  const fields: Partial<typeof runs.$inferInsert> = {};
+  if (progress.stepsTaken !== undefined) fields.stepsTaken = progress.stepsTaken;
+  if (progress.inputTokens !== undefined) fields.inputTokens = progress.inputTokens;
+  if (progress.outputTokens !== undefined) fields.outputTokens = progress.outputTokens;
+  if (progress.model !== undefined) fields.model = progress.model;
+  if (progress.traceId !== undefined) fields.traceId = progress.traceId;
+  return fields;
+}

@@ -1,0 +1,384 @@
+// The whole Junction schema. drizzle-kit reads this file to generate `drizzle/*.sql`;
+// keep it free of relative imports so the generator can load it on its own.
+import { sql } from 'drizzle-orm';
+import {
+  type AnySQLiteColumn,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+/** A value that survives JSON.stringify / JSON.parse unchanged. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'error', 'timeout', 'cancelled'] as const;
+export const RUN_SOURCES = ['cli', 'mcp', 'api', 'webhook', 'cron_scheduler', 'workflow'] as const;
+export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+export const MCP_CONFIG_STATUSES = ['pending', 'synced', 'error'] as const;
+export const MCP_SERVER_STATUSES = ['pending', 'connected', 'error'] as const;
+export const WORKFLOW_RUN_STATUSES = [
+  'queued',
+  'running',
+  'waiting_approval',
+  'completed',
+  'error',
+  'cancelled',
+] as const;
+export const WORKFLOW_STEP_STATUSES = [
+  'pending',
+  'running',
+  'waiting_approval',
+  'completed',
+  'error',
+  'skipped',
+] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out'] as const;
+export const AUDIT_OUTCOMES = ['success', 'error', 'denied'] as const;
+
+// Timestamps are integer milliseconds since the epoch, read back as Date.
+const ts = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+export const environments = sqliteTable('environments', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull().unique(),
+  description: text('description').notNull().default(''),
+  lastSyncedAt: ts('last_synced_at'),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const mcpConfigs = sqliteTable(
+  'mcp_configs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    environmentId: integer('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    path: text('path').notNull(),
+    templateHash: text('template_hash'),
+    status: text('status', { enum: MCP_CONFIG_STATUSES }).notNull().default('pending'),
+    lastError: text('last_error'),
+    lastSyncedAt: ts('last_synced_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('mcp_configs_environment_name_unique').on(t.environmentId, t.name)],
+);
+
+export const mcpServers = sqliteTable(
+  'mcp_servers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    environmentId: integer('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    // A server exists because a template file declares it; dropping the file drops the server.
+    configId: integer('config_id').references(() => mcpConfigs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    transport: text('transport', { enum: MCP_TRANSPORTS }).notNull(),
+    command: text('command'),
+    args: text('args', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    env: text('env', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
+    cwd: text('cwd'),
+    url: text('url'),
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
+    status: text('status', { enum: MCP_SERVER_STATUSES }).notNull().default('pending'),
+    lastError: text('last_error'),
+    lastSyncedAt: ts('last_synced_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('mcp_servers_environment_name_unique').on(t.environmentId, t.name),
+    index('mcp_servers_config_idx').on(t.configId),
+  ],
+);
+
+export const tools = sqliteTable(
+  'tools',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    serverId: integer('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    inputSchema: text('input_schema', { mode: 'json' })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('tools_server_name_unique').on(t.serverId, t.name)],
+);
+
+export const agents = sqliteTable(
+  'agents',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    environmentId: integer('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    model: text('model'),
+    maxSteps: integer('max_steps'),
+    promptPath: text('prompt_path'),
+    frontMatter: text('front_matter', { mode: 'json' })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
+    scheduleCron: text('schedule_cron'),
+    scheduleEnabled: integer('schedule_enabled', { mode: 'boolean' }).notNull().default(false),
+    scheduleVariables: text('schedule_variables', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
+    codingEnabled: integer('coding_enabled', { mode: 'boolean' }).notNull().default(false),
+    codingBackend: text('coding_backend'),
+    codingWorkspacePath: text('coding_workspace_path'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('agents_environment_name_unique').on(t.environmentId, t.name)],
+);
+
+export const agentTools = sqliteTable(
+  'agent_tools',
+  {
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    toolId: integer('tool_id')
+      .notNull()
+      .references(() => tools.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.toolId] }), index('agent_tools_tool_idx').on(t.toolId)],
+);
+
+export const agentAgents = sqliteTable(
+  'agent_agents',
+  {
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    subAgentId: integer('sub_agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.subAgentId] }),
+    index('agent_agents_sub_agent_idx').on(t.subAgentId),
+    check('agent_agents_not_self', sql`${t.agentId} <> ${t.subAgentId}`),
+  ],
+);
+
+export const runs = sqliteTable(
+  'runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    // Run history outlives the agent row (a sync may drop it); agent_name keeps the record readable.
+    agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull(),
+    environmentId: integer('environment_id').references(() => environments.id, { onDelete: 'set null' }),
+    status: text('status', { enum: RUN_STATUSES }).notNull().default('queued'),
+    task: text('task').notNull(),
+    variables: text('variables', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
+    source: text('source', { enum: RUN_SOURCES }).notNull(),
+    parentRunId: integer('parent_run_id').references((): AnySQLiteColumn => runs.id, { onDelete: 'set null' }),
+    stepsTaken: integer('steps_taken').notNull().default(0),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    model: text('model'),
+    finalResponse: text('final_response'),
+    error: text('error'),
+    traceId: text('trace_id'),
+    idempotencyKey: text('idempotency_key').unique(),
+    queuedAt: ts('queued_at').notNull(),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+    workerId: text('worker_id'),
+    leaseExpiresAt: ts('lease_expires_at'),
+  },
+  (t) => [
+    index('runs_status_queued_idx').on(t.status, t.queuedAt),
+    index('runs_agent_idx').on(t.agentId),
+    index('runs_agent_name_idx').on(t.agentName),
+    index('runs_queued_at_idx').on(t.queuedAt),
+    index('runs_parent_idx').on(t.parentRunId),
+  ],
+);
+
+export const runEvents = sqliteTable(
+  'run_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    runId: integer('run_id')
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<unknown>(),
+    durationMs: integer('duration_ms'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('run_events_run_seq_unique').on(t.runId, t.seq)],
+);
+
+export const workflows = sqliteTable(
+  'workflows',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    environmentId: integer('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    workflowId: text('workflow_id').notNull(),
+    name: text('name').notNull(),
+    definition: text('definition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    path: text('path'),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('workflows_environment_workflow_unique').on(t.environmentId, t.workflowId)],
+);
+
+export const workflowRuns = sqliteTable(
+  'workflow_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    // Like runs, history survives the definition; key and name are copied at start.
+    workflowId: integer('workflow_id').references(() => workflows.id, { onDelete: 'set null' }),
+    workflowKey: text('workflow_key').notNull(),
+    workflowName: text('workflow_name').notNull(),
+    status: text('status', { enum: WORKFLOW_RUN_STATUSES }).notNull().default('queued'),
+    input: text('input', { mode: 'json' }).$type<unknown>(),
+    output: text('output', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    currentStep: text('current_step'),
+    createdAt: ts('created_at').notNull(),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    index('workflow_runs_workflow_idx').on(t.workflowId),
+    index('workflow_runs_status_idx').on(t.status),
+  ],
+);
+
+export const workflowSteps = sqliteTable(
+  'workflow_steps',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    workflowRunId: integer('workflow_run_id')
+      .notNull()
+      .references(() => workflowRuns.id, { onDelete: 'cascade' }),
+    stepName: text('step_name').notNull(),
+    type: text('type').notNull(),
+    status: text('status', { enum: WORKFLOW_STEP_STATUSES }).notNull().default('pending'),
+    input: text('input', { mode: 'json' }).$type<unknown>(),
+    output: text('output', { mode: 'json' }).$type<unknown>(),
+    error: text('error'),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [index('workflow_steps_run_idx').on(t.workflowRunId)],
+);
+
+export const approvals = sqliteTable(
+  'approvals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    approvalId: text('approval_id').notNull().unique(),
+    workflowRunId: integer('workflow_run_id')
+      .notNull()
+      .references(() => workflowRuns.id, { onDelete: 'cascade' }),
+    stepName: text('step_name').notNull(),
+    message: text('message').notNull().default(''),
+    approvers: text('approvers', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    status: text('status', { enum: APPROVAL_STATUSES }).notNull().default('pending'),
+    timeoutSeconds: integer('timeout_seconds'),
+    decidedBy: text('decided_by'),
+    comment: text('comment'),
+    createdAt: ts('created_at').notNull(),
+    decidedAt: ts('decided_at'),
+    expiresAt: ts('expires_at'),
+  },
+  (t) => [
+    index('approvals_status_expires_idx').on(t.status, t.expiresAt),
+    index('approvals_workflow_run_idx').on(t.workflowRunId),
+  ],
+);
+
+export const schedules = sqliteTable(
+  'schedules',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    agentId: integer('agent_id')
+      .notNull()
+      .unique()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    cron: text('cron').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    variables: text('variables', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
+    lastRunAt: ts('last_run_at'),
+    nextRunAt: ts('next_run_at'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('schedules_due_idx').on(t.enabled, t.nextRunAt)],
+);
+
+export const notificationLogs = sqliteTable(
+  'notification_logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    eventType: text('event_type').notNull(),
+    url: text('url').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<unknown>(),
+    attempt: integer('attempt').notNull().default(1),
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    durationMs: integer('duration_ms'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('notification_logs_created_idx').on(t.createdAt)],
+);
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: ts('at').notNull(),
+    actor: text('actor'),
+    source: text('source').notNull(),
+    transport: text('transport'),
+    action: text('action').notNull(),
+    // Callers redact secrets before they get here; the store writes what it is given.
+    arguments: text('arguments', { mode: 'json' }).$type<unknown>(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
+    durationMs: integer('duration_ms'),
+    details: text('details', { mode: 'json' }).$type<unknown>(),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_source_idx').on(t.source, t.at)],
+);
+
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).$type<JsonValue>(),
+  updatedAt: ts('updated_at').notNull(),
+});

@@ -1,0 +1,11 @@
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+
+/** What every repository gets: the database, the clock, and the read/write gates. */
+export interface StoreContext {
+  /** The current time; injectable so tests are deterministic. */
+  now(): Date;
+  /** Runs a read, turning driver errors into StoreErrors that name `operation`. */
+  read<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T>;
+  /** Runs a write through the process-wide write queue of this database. */
+  write<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T>;
+}

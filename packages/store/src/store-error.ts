@@ -1,0 +1,88 @@
+import type { JsonValue } from './schema.js';
+
+/** Every code a StoreError can carry; surfaces map these to HTTP / JSON-RPC / exit codes. */
+export const STORE_ERROR_CODES = [
+  'STORE_OPEN_FAILED',
+  'STORE_MIGRATION_FAILED',
+  'STORE_CLOSED',
+  'STORE_BUSY',
+  'STORE_QUERY_FAILED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'INVALID_INPUT',
+  'INVALID_REFERENCE',
+] as const;
+
+export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
+
+export type StoreErrorDetails = Record<string, JsonValue>;
+
+/** The one error type the store throws: a stable code, an actionable message, JSON-safe details. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  readonly code: StoreErrorCode;
+  readonly details: StoreErrorDetails;
+
+  constructor(code: StoreErrorCode, message: string, options: { details?: StoreErrorDetails; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  /** A plain object for logs and HTTP bodies; the cause is reduced to its message. */
+  toJSON(): { name: string; code: StoreErrorCode; message: string; details: StoreErrorDetails } {
+    return { name: this.name, code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** True when `err` is a StoreError, optionally with the given code. */
+export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreError {
+  return err instanceof StoreError && (code === undefined || err.code === code);
+}
+
+// drizzle wraps driver errors in DrizzleQueryError; the libSQL code sits somewhere down the cause chain.
+function driverCode(err: unknown): { code: string; message: string } | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code: unknown = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'CLIENT_CLOSED')) {
+      return { code, message: current.message };
+    }
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Turns any error thrown by a query into a StoreError that says what went wrong during `operation`. */
+export function toStoreError(err: unknown, operation: string): StoreError {
+  if (err instanceof StoreError) return err;
+  const driver = driverCode(err);
+  const reason = driver?.message ?? (err instanceof Error ? err.message : String(err));
+  const details: StoreErrorDetails = { operation, reason };
+  if (driver) details.sqliteCode = driver.code;
+  const code = driver?.code ?? '';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new StoreError('CONFLICT', `Cannot ${operation}: a row with the same key already exists (${reason}). Use a different name or update the existing row.`, { details, cause: err });
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new StoreError('INVALID_REFERENCE', `Cannot ${operation}: it refers to a row that does not exist. Check the ids you passed.`, { details, cause: err });
+  }
+  if (code.startsWith('SQLITE_CONSTRAINT')) {
+    return new StoreError('INVALID_INPUT', `Cannot ${operation}: the values break a constraint (${reason}). Fix the input and retry.`, { details, cause: err });
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StoreError('STORE_BUSY', `Cannot ${operation}: the database stayed locked by another process past the busy timeout. Retry, or raise busyTimeoutMs.`, { details, cause: err });
+  }
+  if (code === 'CLIENT_CLOSED') {
+    return new StoreError('STORE_CLOSED', `Cannot ${operation}: the store is closed. Open it again with openStore().`, { details, cause: err });
+  }
+  return new StoreError('STORE_QUERY_FAILED', `Cannot ${operation}: ${reason}`, { details, cause: err });
+}
+
+/** The NOT_FOUND error for a missing row, phrased the same way everywhere. */
+export function notFound(resource: string, key: string | number, hint?: string): StoreError {
+  const suffix = hint ?? `List the ${resource}s to find the right one.`;
+  return new StoreError('NOT_FOUND', `No ${resource} ${JSON.stringify(key)} exists. ${suffix}`, {
+    details: { resource, key },
+  });
+}

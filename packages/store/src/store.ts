@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { releaseConnection, type Connection } from './connection.js';
+import { runMigrations } from './migrations.js';
+import { AgentsRepository } from './repositories/agents.js';
+import { ApprovalsRepository } from './repositories/approvals.js';
+import { AuditLogRepository } from './repositories/audit-log.js';
+import { EnvironmentsRepository } from './repositories/environments.js';
+import { McpConfigsRepository } from './repositories/mcp-configs.js';
+import { McpServersRepository } from './repositories/mcp-servers.js';
+import { NotificationLogsRepository } from './repositories/notification-logs.js';
+import { RunEventsRepository } from './repositories/run-events.js';
+import { RunsRepository } from './repositories/runs.js';
+import { SchedulesRepository } from './repositories/schedules.js';
+import { SettingsRepository } from './repositories/settings.js';
+import { ToolsRepository } from './repositories/tools.js';
+import { WorkflowRunsRepository } from './repositories/workflow-runs.js';
+import { WorkflowStepsRepository } from './repositories/workflow-steps.js';
+import { WorkflowsRepository } from './repositories/workflows.js';
+import type { StoreContext } from './store-context.js';
+import { StoreError, toStoreError } from './store-error.js';
+import type { StoreLocation } from './store-location.js';
+
+/** An open store: one repository per resource plus health helpers. Get one from openStore(). */
+export class Store {
+  readonly location: StoreLocation;
+  readonly environments: EnvironmentsRepository;
+  readonly mcpConfigs: McpConfigsRepository;
+  readonly mcpServers: McpServersRepository;
+  readonly tools: ToolsRepository;
+  readonly agents: AgentsRepository;
+  readonly runs: RunsRepository;
+  readonly runEvents: RunEventsRepository;
+  readonly workflows: WorkflowsRepository;
+  readonly workflowRuns: WorkflowRunsRepository;
+  readonly workflowSteps: WorkflowStepsRepository;
+  readonly approvals: ApprovalsRepository;
+  readonly schedules: SchedulesRepository;
+  readonly notificationLogs: NotificationLogsRepository;
+  readonly auditLog: AuditLogRepository;
+  readonly settings: SettingsRepository;
+
+  readonly #conn: Connection;
+  #closed = false;
+
+  /** @internal Use openStore(); the constructor takes an already migrated connection. */
+  constructor(conn: Connection, now: () => Date) {
+    this.#conn = conn;
+    this.location = conn.location;
+    const ctx: StoreContext = {
+      now,
+      read: async <T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> => {
+        try {
+          return await task(this.#db(operation));
+        } catch (err) {
+          throw toStoreError(err, operation);
+        }
+      },
+      write: async <T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> => {
+        const db = this.#db(operation);
+        try {
+          return await conn.queue.run(() => task(db));
+        } catch (err) {
+          throw toStoreError(err, operation);
+        }
+      },
+    };
+    this.environments = new EnvironmentsRepository(ctx);
+    this.mcpConfigs = new McpConfigsRepository(ctx);
+    this.mcpServers = new McpServersRepository(ctx);
+    this.tools = new ToolsRepository(ctx);
+    this.agents = new AgentsRepository(ctx);
+    this.runs = new RunsRepository(ctx);
+    this.runEvents = new RunEventsRepository(ctx);
+    this.workflows = new WorkflowsRepository(ctx);
+    this.workflowRuns = new WorkflowRunsRepository(ctx);
+    this.workflowSteps = new WorkflowStepsRepository(ctx);
+    this.approvals = new ApprovalsRepository(ctx);
+    this.schedules = new SchedulesRepository(ctx);
+    this.notificationLogs = new NotificationLogsRepository(ctx);
+    this.auditLog = new AuditLogRepository(ctx);
+    this.settings = new SettingsRepository(ctx);
+  }
+
+  /** True once close() has been called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Runs `PRAGMA integrity_check`; returns `ok` for a healthy database, else the problems found. */
+  async integrityCheck(): Promise<string> {
+    const result = await this.#raw('check database integrity', (db) => db.all<Record<string, unknown>>(sql`PRAGMA integrity_check`));
+    return result.map((row) => String(Object.values(row)[0])).join('\n');
+  }
+
+  /** Size of the database in bytes (page_count × page_size), for the `database_size_bytes` gauge. */
+  async sizeBytes(): Promise<number> {
+    const [count] = await this.#raw('read page count', (db) => db.all<{ page_count: number }>(sql`PRAGMA page_count`));
+    const [size] = await this.#raw('read page size', (db) => db.all<{ page_size: number }>(sql`PRAGMA page_size`));
+    return Number(count?.page_count ?? 0) * Number(size?.page_size ?? 0);
+  }
+
+  /** Resolves when the database answers a trivial query; throws a StoreError otherwise. */
+  async ping(): Promise<void> {
+    await this.#raw('ping the database', (db) => db.all(sql`SELECT 1`));
+  }
+
+  /** Applies any pending migrations; opening already does this, and a second call is a no-op. */
+  async migrate(): Promise<void> {
+    const db = this.#db('migrate');
+    await this.#conn.queue.run(() => runMigrations(db));
+  }
+
+  /** Waits for queued writes, then releases the connection (closed when its last Store closes). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await releaseConnection(this.#conn);
+  }
+
+  async #raw<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> {
+    try {
+      return await task(this.#db(operation));
+    } catch (err) {
+      throw toStoreError(err, operation);
+    }
+  }
+
+  #db(operation: string): LibSQLDatabase {
+    if (this.#closed) {
+      throw new StoreError('STORE_CLOSED', `Cannot ${operation}: this store was closed. Open it again with openStore().`, {
+        details: { operation },
+      });
+    }
+    return this.#conn.db;
+  }
+}

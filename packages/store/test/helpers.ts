@@ -1,0 +1,38 @@
+// Shared test helpers: real stores on :memory: and on temp files, never mocks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore, type Store } from '../src/index.js';
+
+/** A fresh temp folder, removed by the returned cleanup. */
+export function makeTempDir(): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'junction-store-'));
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export type StoreKind = 'memory' | 'file';
+
+export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
+
+/** Opens a store of the given kind; close() also removes the temp folder. */
+export async function openTestStore(kind: StoreKind, now?: () => Date): Promise<{ store: Store; close: () => Promise<void> }> {
+  if (kind === 'memory') {
+    const store = await openStore({ url: ':memory:', now });
+    return { store, close: () => store.close() };
+  }
+  const { dir, cleanup } = makeTempDir();
+  const store = await openStore({ url: path.join(dir, 'junction.db'), now });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      cleanup();
+    },
+  };
+}
+
+/** A clock tests can move by hand. */
+export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): { now: () => Date; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms) => void (t += ms) };
+}
