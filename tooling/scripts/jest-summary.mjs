@@ -28,9 +28,12 @@ for (const group of ['packages', 'apps']) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     passed += r.numPassedTests;
     failed += r.numFailedTests;
-    const broken = r.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0);
+    const broken = r.testResults.filter(
+      (t) => t.status === 'failed' && t.assertionResults.length === 0,
+    );
     failed += broken.length;
-    for (const t of broken) notes.push(`${pkg.name}: suite failed to run: ${path.relative(root, t.name)}`);
+    for (const t of broken)
+      notes.push(`${pkg.name}: suite failed to run: ${path.relative(root, t.name)}`);
     notes.push(`${pkg.name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
   }
 }

@@ -8,7 +8,9 @@ interface CodedError extends Error {
 
 /** Base of every junction command: coded errors become a clear message and a mapped exit code. */
 export abstract class JunctionCommand extends Command {
-  protected override async catch(err: CodedError & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+  protected override async catch(
+    err: CodedError & { exitCode?: number; oclif?: { exit?: number } },
+  ): Promise<unknown> {
     // oclif's own parse errors (unknown flag, missing argument) keep oclif's handling and exit 2.
     if (err.oclif || typeof err.code !== 'string' || !/^[A-Z_]+$/.test(err.code)) {
       return super.catch(err);

@@ -5,6 +5,9 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   INVALID_ARGUMENT: 2,
   // configuration and files
   CONFIG_INVALID: 3,
+  CONFIG_UNREADABLE: 3,
+  VARIABLES_INVALID: 3,
+  FILE_UNREADABLE: 3,
   PROMPT_INVALID: 3,
   TEMPLATE_INVALID: 3,
   TEMPLATE_VARIABLE_MISSING: 3,

@@ -5,7 +5,9 @@ import { runCli, tempConfigHome } from './run-cli.js';
 
 describe('junction CLI skeleton', () => {
   it('prints its version', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const r = runCli(['--version']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`@junction/cli/${pkg.version}`);
@@ -27,7 +29,9 @@ describe('junction CLI skeleton', () => {
     expect(existsSync(path.join(ws, 'config.yaml'))).toBe(true);
     expect(existsSync(path.join(ws, 'junction.db'))).toBe(true);
     expect(existsSync(path.join(ws, 'environments', 'default', 'variables.yml'))).toBe(true);
-    expect(existsSync(path.join(ws, 'environments', 'default', 'agents', 'assistant.prompt'))).toBe(true);
+    expect(existsSync(path.join(ws, 'environments', 'default', 'agents', 'assistant.prompt'))).toBe(
+      true,
+    );
   });
 
   it('init run twice changes nothing the user edited', () => {
@@ -50,7 +54,14 @@ describe('junction CLI skeleton', () => {
     expect(r.status).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(rows).toEqual([
-      { name: 'default', agents: 1, mcp_configs: 0, mcp_servers: 0, tools: 0, last_synced_at: null },
+      {
+        name: 'default',
+        agents: 1,
+        mcp_configs: 0,
+        mcp_servers: 0,
+        tools: 0,
+        last_synced_at: null,
+      },
     ]);
   });
 
@@ -83,7 +94,10 @@ describe('junction CLI skeleton', () => {
 
   it('a bad env override is an error naming the variable, exit 3, JSON with --json', () => {
     const home = tempConfigHome();
-    const r = runCli(['env', 'list', '--json'], { XDG_CONFIG_HOME: home, JUNCTION_LOG_FORMAT: 'xml' });
+    const r = runCli(['env', 'list', '--json'], {
+      XDG_CONFIG_HOME: home,
+      JUNCTION_LOG_FORMAT: 'xml',
+    });
     expect(r.status).toBe(3);
     const body = JSON.parse(r.stdout) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('CONFIG_INVALID');

@@ -114,11 +114,9 @@ export const DERIVED_CONFIG_KEYS: readonly string[] = [
 // The return type is left to inference on purpose: Config is z.infer of it, so check and type cannot drift.
 export function createConfigSchema(paths: WorkspacePaths) {
   const management = section({
-    enabled: bool()
-      .default(false)
-      .meta({
-        description: 'Connect to the management platform (registration, heartbeat, run reports).',
-      }),
+    enabled: bool().default(false).meta({
+      description: 'Connect to the management platform (registration, heartbeat, run reports).',
+    }),
     registration_key: text().optional().meta({
       description:
         'Registration key from the platform dashboard; secret, per environment. Required when management.enabled is true.',
@@ -129,13 +127,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
     tags: strings()
       .default([])
       .meta({ description: 'Tags for filtering and organising stations on the platform.' }),
-    endpoint: text('a host or host:port')
-      .transform(withDefaultPort)
-      .optional()
-      .meta({
-        description:
-          'Platform management channel, host:port (":443" is added to a bare host). Required when management.enabled is true.',
-      }),
+    endpoint: text('a host or host:port').transform(withDefaultPort).optional().meta({
+      description:
+        'Platform management channel, host:port (":443" is added to a bare host). Required when management.enabled is true.',
+    }),
     use_tls: bool().default(true).meta({ description: 'Use TLS on the management channel.' }),
     base_url: httpUrl()
       .optional()
@@ -153,11 +148,9 @@ export function createConfigSchema(paths: WorkspacePaths) {
       token_url: httpUrl()
         .optional()
         .meta({ description: 'Token endpoint; default <base_url>/oauth/token/.' }),
-      introspect_url: httpUrl()
-        .optional()
-        .meta({
-          description: 'Token introspection endpoint; default <base_url>/oauth/introspect/.',
-        }),
+      introspect_url: httpUrl().optional().meta({
+        description: 'Token introspection endpoint; default <base_url>/oauth/introspect/.',
+      }),
     }).prefault({}),
   })
     .superRefine((value, ctx) => {
@@ -211,17 +204,13 @@ export function createConfigSchema(paths: WorkspacePaths) {
     .prefault({});
 
   const webhook = section({
-    enabled: bool()
-      .default(false)
-      .meta({
-        description:
-          'Serve POST /execute on webhook.port; when false that route does not exist (404).',
-      }),
-    api_key: text()
-      .optional()
-      .meta({
-        description: 'Static key; callers of /execute then send "Authorization: Bearer <key>".',
-      }),
+    enabled: bool().default(false).meta({
+      description:
+        'Serve POST /execute on webhook.port; when false that route does not exist (404).',
+    }),
+    api_key: text().optional().meta({
+      description: 'Static key; callers of /execute then send "Authorization: Bearer <key>".',
+    }),
     port: port()
       .default(8587)
       .meta({ description: 'Port of /execute, the workflow approval URLs and run status.' }),
@@ -235,11 +224,9 @@ export function createConfigSchema(paths: WorkspacePaths) {
   }).prefault({});
 
   const notifications = section({
-    approval_webhook_url: httpUrl()
-      .optional()
-      .meta({
-        description: 'Where approval.requested is POSTed when a workflow waits for a human.',
-      }),
+    approval_webhook_url: httpUrl().optional().meta({
+      description: 'Where approval.requested is POSTed when a workflow waits for a human.',
+    }),
     approval_webhook_timeout: wholeNumber('seconds', 1, 300)
       .default(10)
       .meta({ description: 'Per-attempt timeout of the approval webhook, in seconds.' }),
@@ -253,12 +240,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
   }).prefault({});
 
   const telemetry = section({
-    headers: stringMap()
-      .default({})
-      .meta({
-        description:
-          'Extra headers on OTLP exports (e.g. Authorization); the variable (k=v,k2=v2, URL-decoded) adds to them.',
-      }),
+    headers: stringMap().default({}).meta({
+      description:
+        'Extra headers on OTLP exports (e.g. Authorization); the variable (k=v,k2=v2, URL-decoded) adds to them.',
+    }),
     certificate: text('a file path')
       .optional()
       .meta({ description: 'PEM file of the CA that signs the OTLP endpoint certificate.' }),
@@ -316,16 +301,12 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .default(3)
       .meta({ description: 'Attempts per coding task before it is reported failed.' }),
     git: section({
-      token_env_var: text('an environment variable name')
-        .default('GITHUB_TOKEN')
-        .meta({
-          description: 'Environment variable that holds the git token for clones and pushes.',
-        }),
-      token: text()
-        .optional()
-        .meta({
-          description: 'Git token written here directly (discouraged; prefer token_env_var).',
-        }),
+      token_env_var: text('an environment variable name').default('GITHUB_TOKEN').meta({
+        description: 'Environment variable that holds the git token for clones and pushes.',
+      }),
+      token: text().optional().meta({
+        description: 'Git token written here directly (discouraged; prefer token_env_var).',
+      }),
     }).prefault({}),
   }).prefault({});
 
@@ -343,30 +324,24 @@ export function createConfigSchema(paths: WorkspacePaths) {
     log_format: oneOf(LOG_FORMATS)
       .default('text')
       .meta({ description: 'text (one readable line per record) or json (spec §6.5 records).' }),
-    otel_endpoint: httpUrl()
-      .optional()
-      .meta({
-        description:
-          'OTLP/HTTP base URL traces are exported to (e.g. http://127.0.0.1:4318); unset = no export.',
-      }),
+    otel_endpoint: httpUrl().optional().meta({
+      description:
+        'OTLP/HTTP base URL traces are exported to (e.g. http://127.0.0.1:4318); unset = no export.',
+    }),
     ai_provider: oneOf(AI_PROVIDERS)
       .default('openai')
       .meta({ description: `Model provider: ${AI_PROVIDERS.join(', ')} (Ollama, vLLM).` }),
     ai_model: text()
       .default('gpt-4o-mini')
       .meta({ description: 'Model used by agents whose prompt file names no model.' }),
-    ai_base_url: httpUrl()
-      .optional()
-      .meta({
-        description:
-          "Provider API base URL (required for openai-compatible); unset = the provider's default.",
-      }),
-    ai_api_key: text()
-      .optional()
-      .meta({
-        description:
-          "Provider API key; unset = the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).",
-      }),
+    ai_base_url: httpUrl().optional().meta({
+      description:
+        "Provider API base URL (required for openai-compatible); unset = the provider's default.",
+    }),
+    ai_api_key: text().optional().meta({
+      description:
+        "Provider API key; unset = the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).",
+    }),
     management,
     webhook,
     notifications,
@@ -378,11 +353,9 @@ export function createConfigSchema(paths: WorkspacePaths) {
         .meta({ description: 'Runs one process executes at the same time.' }),
     }).prefault({}),
     runs: section({
-      timeout_seconds: wholeNumber('seconds', 1, 86400)
-        .default(600)
-        .meta({
-          description: 'Time limit of one agent run; the run then ends with status timeout.',
-        }),
+      timeout_seconds: wholeNumber('seconds', 1, 86400).default(600).meta({
+        description: 'Time limit of one agent run; the run then ends with status timeout.',
+      }),
     }).prefault({}),
     api: section({
       host: text('a host name or IP address')
@@ -391,19 +364,15 @@ export function createConfigSchema(paths: WorkspacePaths) {
       port: port()
         .default(8585)
         .meta({ description: 'Port of the REST API, /health and /metrics.' }),
-      keys: strings()
-        .default([])
-        .meta({
-          description:
-            'Bearer keys accepted by the REST API; empty = no authentication (keep api.host local).',
-        }),
+      keys: strings().default([]).meta({
+        description:
+          'Bearer keys accepted by the REST API; empty = no authentication (keep api.host local).',
+      }),
     }).prefault({}),
     mcp: section({
-      port: port()
-        .default(8586)
-        .meta({
-          description: 'Port of MCP over HTTP (/mcp); `junction serve --mcp-port` overrides it.',
-        }),
+      port: port().default(8586).meta({
+        description: 'Port of MCP over HTTP (/mcp); `junction serve --mcp-port` overrides it.',
+      }),
     }).prefault({}),
   }).transform((config) => ({
     ...config,

@@ -43,10 +43,18 @@ function cacheKey(location: StoreLocation): string | undefined {
 }
 
 function describe(location: StoreLocation): string {
-  return location.kind === 'file' ? location.path : location.kind === 'remote' ? location.url : ':memory:';
+  return location.kind === 'file'
+    ? location.path
+    : location.kind === 'remote'
+      ? location.url
+      : ':memory:';
 }
 
-async function configure(client: Client, location: StoreLocation, busyTimeoutMs: number): Promise<void> {
+async function configure(
+  client: Client,
+  location: StoreLocation,
+  busyTimeoutMs: number,
+): Promise<void> {
   if (location.kind === 'remote') return; // the server owns journaling and locking
   if (location.kind === 'file') {
     await client.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
@@ -67,7 +75,10 @@ function openClient(location: StoreLocation, options: ConnectOptions): Client {
 }
 
 /** Opens (or reuses) the process's connection to `location`, configured and migrated. */
-export async function acquireConnection(location: StoreLocation, options: ConnectOptions): Promise<Connection> {
+export async function acquireConnection(
+  location: StoreLocation,
+  options: ConnectOptions,
+): Promise<Connection> {
   const key = cacheKey(location);
   const existing = key === undefined ? undefined : connections.get(key);
   if (existing) {
@@ -90,7 +101,15 @@ export async function acquireConnection(location: StoreLocation, options: Connec
   const guarded = guardClient(client);
   const db = drizzle(guarded);
   const queue = new WriteQueue();
-  const conn: SharedConnection = { key, location, client, db, queue, refs: 1, ready: Promise.resolve() };
+  const conn: SharedConnection = {
+    key,
+    location,
+    client,
+    db,
+    queue,
+    refs: 1,
+    ready: Promise.resolve(),
+  };
   conn.ready = queue.run(async () => {
     try {
       await configure(client, location, options.busyTimeoutMs);
@@ -116,7 +135,8 @@ export async function releaseConnection(conn: Connection): Promise<void> {
   shared.refs -= 1;
   if (shared.refs > 0) return;
   await shared.queue.idle();
-  if (shared.key !== undefined && connections.get(shared.key) === shared) connections.delete(shared.key);
+  if (shared.key !== undefined && connections.get(shared.key) === shared)
+    connections.delete(shared.key);
   shared.client.close();
 }
 
@@ -130,8 +150,12 @@ function openFailed(location: StoreLocation, err: unknown): StoreError {
       : location.kind === 'remote'
         ? 'Check the URL, that the server is reachable, and the auth token.'
         : 'This should not happen; report it with the details.';
-  return new StoreError('STORE_OPEN_FAILED', `Could not open the store at ${where} (${reason}). ${hint}`, {
-    details: { location: where, reason },
-    cause: err,
-  });
+  return new StoreError(
+    'STORE_OPEN_FAILED',
+    `Could not open the store at ${where} (${reason}). ${hint}`,
+    {
+      details: { location: where, reason },
+      cause: err,
+    },
+  );
 }

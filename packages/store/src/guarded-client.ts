@@ -14,15 +14,21 @@ export function guardClient(client: Client): Client {
       if (property === 'transaction') {
         return (): Promise<never> =>
           Promise.reject(
-            new StoreError('STORE_QUERY_FAILED', 'Interactive transactions are disabled in @junction/store; express the write as a batch.'),
+            new StoreError(
+              'STORE_QUERY_FAILED',
+              'Interactive transactions are disabled in @junction/store; express the write as a batch.',
+            ),
           );
       }
       if (property === 'batch') {
-        return (statements: InStatement[], mode: TransactionMode = 'write'): Promise<ResultSet[]> => target.batch(statements, mode);
+        return (statements: InStatement[], mode: TransactionMode = 'write'): Promise<ResultSet[]> =>
+          target.batch(statements, mode);
       }
       const value: unknown = Reflect.get(target, property, target);
       // Bind methods to the real client: it keeps its connection in private fields.
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
 }

@@ -46,11 +46,29 @@ export type {
   WorkflowStep,
   WorkflowStepStatus,
 } from './rows.js';
-export type { EnvironmentsRepository, EnvironmentInput, EnvironmentPatch, EnvironmentSummary } from './repositories/environments.js';
-export type { McpConfigsRepository, McpConfigInput, McpConfigFilter } from './repositories/mcp-configs.js';
-export type { McpServersRepository, McpServerInput, McpServerFilter } from './repositories/mcp-servers.js';
+export type {
+  EnvironmentsRepository,
+  EnvironmentInput,
+  EnvironmentPatch,
+  EnvironmentSummary,
+} from './repositories/environments.js';
+export type {
+  McpConfigsRepository,
+  McpConfigInput,
+  McpConfigFilter,
+} from './repositories/mcp-configs.js';
+export type {
+  McpServersRepository,
+  McpServerInput,
+  McpServerFilter,
+} from './repositories/mcp-servers.js';
 export type { ToolsRepository, ToolInput, ToolListing, ToolFilter } from './repositories/tools.js';
-export type { AgentsRepository, AgentInput, AgentPatch, AgentFilter } from './repositories/agents.js';
+export type {
+  AgentsRepository,
+  AgentInput,
+  AgentPatch,
+  AgentFilter,
+} from './repositories/agents.js';
 export { runDurationMs } from './repositories/runs.js';
 export type {
   RunsRepository,
@@ -61,21 +79,47 @@ export type {
   RunCompletion,
   RunFailure,
 } from './repositories/runs.js';
-export type { RunEventsRepository, RunEventInput, RunEventFilter } from './repositories/run-events.js';
-export type { WorkflowsRepository, WorkflowInput, WorkflowFilter } from './repositories/workflows.js';
+export type {
+  RunEventsRepository,
+  RunEventInput,
+  RunEventFilter,
+} from './repositories/run-events.js';
+export type {
+  WorkflowsRepository,
+  WorkflowInput,
+  WorkflowFilter,
+} from './repositories/workflows.js';
 export type {
   WorkflowRunsRepository,
   WorkflowRunCreateInput,
   WorkflowRunPatch,
   WorkflowRunFilter,
 } from './repositories/workflow-runs.js';
-export type { WorkflowStepsRepository, WorkflowStepStartInput, WorkflowStepPatch } from './repositories/workflow-steps.js';
-export type { ApprovalsRepository, ApprovalCreateInput, ApprovalDecision, ApprovalFilter } from './repositories/approvals.js';
-export type { SchedulesRepository, ScheduleInput, ScheduleFilter, ScheduleRan } from './repositories/schedules.js';
+export type {
+  WorkflowStepsRepository,
+  WorkflowStepStartInput,
+  WorkflowStepPatch,
+} from './repositories/workflow-steps.js';
+export type {
+  ApprovalsRepository,
+  ApprovalCreateInput,
+  ApprovalDecision,
+  ApprovalFilter,
+} from './repositories/approvals.js';
+export type {
+  SchedulesRepository,
+  ScheduleInput,
+  ScheduleFilter,
+  ScheduleRan,
+} from './repositories/schedules.js';
 export type {
   NotificationLogsRepository,
   NotificationLogInput,
   NotificationLogFilter,
 } from './repositories/notification-logs.js';
-export type { AuditLogRepository, AuditLogInput, AuditLogFilter } from './repositories/audit-log.js';
+export type {
+  AuditLogRepository,
+  AuditLogInput,
+  AuditLogFilter,
+} from './repositories/audit-log.js';
 export type { SettingsRepository } from './repositories/settings.js';

@@ -16,9 +16,16 @@ const MAX_ATTEMPTS = 5;
  * Two processes opening a new file at once can both decide to migrate; the loser's batch fails
  * (table exists) once it gets the lock, and its retry then sees the winner's record and stops.
  */
-export async function runMigrations(db: LibSQLDatabase, folder: string = migrationsFolder()): Promise<void> {
+export async function runMigrations(
+  db: LibSQLDatabase,
+  folder: string = migrationsFolder(),
+): Promise<void> {
   if (!fs.existsSync(`${folder}/meta/_journal.json`)) {
-    throw new StoreError('STORE_MIGRATION_FAILED', `The migrations folder ${folder} is missing; reinstall @junction/store (its package must ship the drizzle/ folder).`, { details: { folder } });
+    throw new StoreError(
+      'STORE_MIGRATION_FAILED',
+      `The migrations folder ${folder} is missing; reinstall @junction/store (its package must ship the drizzle/ folder).`,
+      { details: { folder } },
+    );
   }
   let lastError: unknown;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
@@ -30,6 +37,15 @@ export async function runMigrations(db: LibSQLDatabase, folder: string = migrati
       await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
     }
   }
-  const reason = lastError instanceof Error ? (lastError.cause instanceof Error ? lastError.cause.message : lastError.message) : String(lastError);
-  throw new StoreError('STORE_MIGRATION_FAILED', `Could not bring the database schema up to date (${reason}). If a newer Junction wrote this database, upgrade; otherwise restore it from a backup.`, { details: { folder, reason }, cause: lastError });
+  const reason =
+    lastError instanceof Error
+      ? lastError.cause instanceof Error
+        ? lastError.cause.message
+        : lastError.message
+      : String(lastError);
+  throw new StoreError(
+    'STORE_MIGRATION_FAILED',
+    `Could not bring the database schema up to date (${reason}). If a newer Junction wrote this database, upgrade; otherwise restore it from a backup.`,
+    { details: { folder, reason }, cause: lastError },
+  );
 }

@@ -5,10 +5,20 @@ import { StoreError } from './store-error.js';
 import { resolveStoreLocation } from './store-location.js';
 
 const openStoreOptionsSchema = z.object({
-  url: z.string().trim().min(1, 'url must name a database: :memory:, a file path, a file: URL or a libsql:/http(s): URL'),
+  url: z
+    .string()
+    .trim()
+    .min(
+      1,
+      'url must name a database: :memory:, a file path, a file: URL or a libsql:/http(s): URL',
+    ),
   authToken: z.string().min(1).optional(),
   busyTimeoutMs: z.number().int().min(0).max(600_000).optional(),
-  now: z.custom<() => Date>((value) => typeof value === 'function', 'now must be a function returning a Date').optional(),
+  now: z
+    .custom<
+      () => Date
+    >((value) => typeof value === 'function', 'now must be a function returning a Date')
+    .optional(),
   cwd: z.string().min(1).optional(),
 });
 
@@ -25,7 +35,9 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const parsed = openStoreOptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`);
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join('.') || 'options'}: ${i.message}`,
+    );
     throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store: ${problems.join('; ')}.`, {
       details: { problems },
       cause: parsed.error,
@@ -33,6 +45,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   const { url, authToken, busyTimeoutMs, now, cwd } = parsed.data;
   const location = resolveStoreLocation(url, cwd);
-  const conn = await acquireConnection(location, { authToken, busyTimeoutMs: busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  const conn = await acquireConnection(location, {
+    authToken,
+    busyTimeoutMs: busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+  });
   return new Store(conn, now ?? ((): Date => new Date()));
 }

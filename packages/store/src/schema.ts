@@ -13,9 +13,22 @@ import {
 } from 'drizzle-orm/sqlite-core';
 
 /** A value that survives JSON.stringify / JSON.parse unchanged. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
-export const RUN_STATUSES = ['queued', 'running', 'completed', 'error', 'timeout', 'cancelled'] as const;
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'error',
+  'timeout',
+  'cancelled',
+] as const;
 export const RUN_SOURCES = ['cli', 'mcp', 'api', 'webhook', 'cron_scheduler', 'workflow'] as const;
 export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
 export const MCP_CONFIG_STATUSES = ['pending', 'synced', 'error'] as const;
@@ -82,11 +95,20 @@ export const mcpServers = sqliteTable(
     name: text('name').notNull(),
     transport: text('transport', { enum: MCP_TRANSPORTS }).notNull(),
     command: text('command'),
-    args: text('args', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-    env: text('env', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
+    args: text('args', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    env: text('env', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
     cwd: text('cwd'),
     url: text('url'),
-    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
+    headers: text('headers', { mode: 'json' })
+      .$type<Record<string, string>>()
+      .notNull()
+      .default(sql`'{}'`),
     status: text('status', { enum: MCP_SERVER_STATUSES }).notNull().default('pending'),
     lastError: text('last_error'),
     lastSyncedAt: ts('last_synced_at'),
@@ -159,7 +181,10 @@ export const agentTools = sqliteTable(
       .notNull()
       .references(() => tools.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.agentId, t.toolId] }), index('agent_tools_tool_idx').on(t.toolId)],
+  (t) => [
+    primaryKey({ columns: [t.agentId, t.toolId] }),
+    index('agent_tools_tool_idx').on(t.toolId),
+  ],
 );
 
 export const agentAgents = sqliteTable(
@@ -186,7 +211,9 @@ export const runs = sqliteTable(
     // Run history outlives the agent row (a sync may drop it); agent_name keeps the record readable.
     agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
     agentName: text('agent_name').notNull(),
-    environmentId: integer('environment_id').references(() => environments.id, { onDelete: 'set null' }),
+    environmentId: integer('environment_id').references(() => environments.id, {
+      onDelete: 'set null',
+    }),
     status: text('status', { enum: RUN_STATUSES }).notNull().default('queued'),
     task: text('task').notNull(),
     variables: text('variables', { mode: 'json' })
@@ -194,7 +221,9 @@ export const runs = sqliteTable(
       .notNull()
       .default(sql`'{}'`),
     source: text('source', { enum: RUN_SOURCES }).notNull(),
-    parentRunId: integer('parent_run_id').references((): AnySQLiteColumn => runs.id, { onDelete: 'set null' }),
+    parentRunId: integer('parent_run_id').references((): AnySQLiteColumn => runs.id, {
+      onDelete: 'set null',
+    }),
     stepsTaken: integer('steps_taken').notNull().default(0),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
@@ -304,7 +333,10 @@ export const approvals = sqliteTable(
       .references(() => workflowRuns.id, { onDelete: 'cascade' }),
     stepName: text('step_name').notNull(),
     message: text('message').notNull().default(''),
-    approvers: text('approvers', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    approvers: text('approvers', { mode: 'json' })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     status: text('status', { enum: APPROVAL_STATUSES }).notNull().default('pending'),
     timeoutSeconds: integer('timeout_seconds'),
     decidedBy: text('decided_by'),

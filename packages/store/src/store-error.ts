@@ -23,7 +23,11 @@ export class StoreError extends Error {
   readonly code: StoreErrorCode;
   readonly details: StoreErrorDetails;
 
-  constructor(code: StoreErrorCode, message: string, options: { details?: StoreErrorDetails; cause?: unknown } = {}) {
+  constructor(
+    code: StoreErrorCode,
+    message: string,
+    options: { details?: StoreErrorDetails; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
@@ -62,21 +66,44 @@ export function toStoreError(err: unknown, operation: string): StoreError {
   if (driver) details.sqliteCode = driver.code;
   const code = driver?.code ?? '';
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return new StoreError('CONFLICT', `Cannot ${operation}: a row with the same key already exists (${reason}). Use a different name or update the existing row.`, { details, cause: err });
+    return new StoreError(
+      'CONFLICT',
+      `Cannot ${operation}: a row with the same key already exists (${reason}). Use a different name or update the existing row.`,
+      { details, cause: err },
+    );
   }
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return new StoreError('INVALID_REFERENCE', `Cannot ${operation}: it refers to a row that does not exist. Check the ids you passed.`, { details, cause: err });
+    return new StoreError(
+      'INVALID_REFERENCE',
+      `Cannot ${operation}: it refers to a row that does not exist. Check the ids you passed.`,
+      { details, cause: err },
+    );
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) {
-    return new StoreError('INVALID_INPUT', `Cannot ${operation}: the values break a constraint (${reason}). Fix the input and retry.`, { details, cause: err });
+    return new StoreError(
+      'INVALID_INPUT',
+      `Cannot ${operation}: the values break a constraint (${reason}). Fix the input and retry.`,
+      { details, cause: err },
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('STORE_BUSY', `Cannot ${operation}: the database stayed locked by another process past the busy timeout. Retry, or raise busyTimeoutMs.`, { details, cause: err });
+    return new StoreError(
+      'STORE_BUSY',
+      `Cannot ${operation}: the database stayed locked by another process past the busy timeout. Retry, or raise busyTimeoutMs.`,
+      { details, cause: err },
+    );
   }
   if (code === 'CLIENT_CLOSED') {
-    return new StoreError('STORE_CLOSED', `Cannot ${operation}: the store is closed. Open it again with openStore().`, { details, cause: err });
+    return new StoreError(
+      'STORE_CLOSED',
+      `Cannot ${operation}: the store is closed. Open it again with openStore().`,
+      { details, cause: err },
+    );
   }
-  return new StoreError('STORE_QUERY_FAILED', `Cannot ${operation}: ${reason}`, { details, cause: err });
+  return new StoreError('STORE_QUERY_FAILED', `Cannot ${operation}: ${reason}`, {
+    details,
+    cause: err,
+  });
 }
 
 /** The NOT_FOUND error for a missing row, phrased the same way everywhere. */

@@ -89,14 +89,20 @@ export class Store {
 
   /** Runs `PRAGMA integrity_check`; returns `ok` for a healthy database, else the problems found. */
   async integrityCheck(): Promise<string> {
-    const result = await this.#raw('check database integrity', (db) => db.all<Record<string, unknown>>(sql`PRAGMA integrity_check`));
+    const result = await this.#raw('check database integrity', (db) =>
+      db.all<Record<string, unknown>>(sql`PRAGMA integrity_check`),
+    );
     return result.map((row) => String(Object.values(row)[0])).join('\n');
   }
 
   /** Size of the database in bytes (page_count × page_size), for the `database_size_bytes` gauge. */
   async sizeBytes(): Promise<number> {
-    const [count] = await this.#raw('read page count', (db) => db.all<{ page_count: number }>(sql`PRAGMA page_count`));
-    const [size] = await this.#raw('read page size', (db) => db.all<{ page_size: number }>(sql`PRAGMA page_size`));
+    const [count] = await this.#raw('read page count', (db) =>
+      db.all<{ page_count: number }>(sql`PRAGMA page_count`),
+    );
+    const [size] = await this.#raw('read page size', (db) =>
+      db.all<{ page_size: number }>(sql`PRAGMA page_size`),
+    );
     return Number(count?.page_count ?? 0) * Number(size?.page_size ?? 0);
   }
 
@@ -128,9 +134,13 @@ export class Store {
 
   #db(operation: string): LibSQLDatabase {
     if (this.#closed) {
-      throw new StoreError('STORE_CLOSED', `Cannot ${operation}: this store was closed. Open it again with openStore().`, {
-        details: { operation },
-      });
+      throw new StoreError(
+        'STORE_CLOSED',
+        `Cannot ${operation}: this store was closed. Open it again with openStore().`,
+        {
+          details: { operation },
+        },
+      );
     }
     return this.#conn.db;
   }

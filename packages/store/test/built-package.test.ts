@@ -32,7 +32,9 @@ function runWorker(args: string[]): Promise<WorkerResult> {
 /** Runs two workers that start their work at the same moment. */
 function runPair(mode: string, dbPath: string, extra: string[] = []): Promise<WorkerResult[]> {
   const startAt = String(Date.now() + 1500);
-  return Promise.all(['worker-a', 'worker-b'].map((id) => runWorker([mode, dbPath, id, startAt, ...extra])));
+  return Promise.all(
+    ['worker-a', 'worker-b'].map((id) => runWorker([mode, dbPath, id, startAt, ...extra])),
+  );
 }
 
 async function migrationRows(dbPath: string): Promise<number> {
@@ -46,7 +48,11 @@ async function migrationRows(dbPath: string): Promise<number> {
 }
 
 const journalEntries = (): number =>
-  (JSON.parse(fs.readFileSync(path.join(packageDir, 'drizzle', 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  (
+    JSON.parse(
+      fs.readFileSync(path.join(packageDir, 'drizzle', 'meta', '_journal.json'), 'utf8'),
+    ) as { entries: unknown[] }
+  ).entries.length;
 
 let temp: ReturnType<typeof makeTempDir>;
 
@@ -72,7 +78,6 @@ describe('README example', () => {
 });
 
 describe('two processes on one store file', () => {
-
   it('both migrate a brand-new file at once and agree on its contents', async () => {
     const dbPath = path.join(temp.dir, 'fresh', 'junction.db');
     const [a, b] = await runPair('open', dbPath);

@@ -20,13 +20,17 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
     expect(await store.environments.get(dev.id)).toEqual(dev);
     expect(await store.environments.getByName('development')).toEqual(dev);
 
-    await expect(store.environments.create({ name: 'development' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.environments.create({ name: 'development' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
 
     const synced = await store.environments.markSynced(dev.id, new Date(1_700_000_000_000));
     expect(synced.lastSyncedAt?.getTime()).toBe(1_700_000_000_000);
     expect(synced.description).toBe('local');
 
-    await expect(store.environments.update(999, { description: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.environments.update(999, { description: 'x' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(await store.environments.delete(dev.id)).toBe(true);
     expect(await store.environments.delete(dev.id)).toBe(false);
   });
@@ -42,8 +46,18 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
     const dev = await store.environments.ensure('development');
     const prod = await store.environments.ensure('production');
     const config = await store.mcpConfigs.upsert(dev.id, { name: 'fs', path: '/w/dev/fs.json' });
-    const fs = await store.mcpServers.upsert(dev.id, { name: 'filesystem', transport: 'stdio', configId: config.id, command: 'npx' });
-    const web = await store.mcpServers.upsert(dev.id, { name: 'web', transport: 'http', configId: config.id, url: 'http://x/mcp' });
+    const fs = await store.mcpServers.upsert(dev.id, {
+      name: 'filesystem',
+      transport: 'stdio',
+      configId: config.id,
+      command: 'npx',
+    });
+    const web = await store.mcpServers.upsert(dev.id, {
+      name: 'web',
+      transport: 'http',
+      configId: config.id,
+      url: 'http://x/mcp',
+    });
     await store.tools.replaceForServer(fs.id, [{ name: 'read_file' }, { name: 'write_file' }]);
     await store.tools.replaceForServer(web.id, [{ name: 'fetch' }]);
     await store.agents.create(dev.id, { name: 'a' });
@@ -52,15 +66,39 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
     await store.environments.markSynced(dev.id, new Date(1_000));
 
     expect(await store.environments.listWithCounts()).toEqual([
-      { id: dev.id, name: 'development', agents: 2, mcpConfigs: 1, servers: 2, tools: 3, lastSyncedAt: new Date(1_000) },
-      { id: prod.id, name: 'production', agents: 1, mcpConfigs: 0, servers: 0, tools: 0, lastSyncedAt: null },
+      {
+        id: dev.id,
+        name: 'development',
+        agents: 2,
+        mcpConfigs: 1,
+        servers: 2,
+        tools: 3,
+        lastSyncedAt: new Date(1_000),
+      },
+      {
+        id: prod.id,
+        name: 'production',
+        agents: 1,
+        mcpConfigs: 0,
+        servers: 0,
+        tools: 0,
+        lastSyncedAt: null,
+      },
     ]);
   });
 
   it('upserts MCP configs and servers by name, keeping ids, and drops stale ones', async () => {
     const env = await store.environments.ensure('development');
-    const c1 = await store.mcpConfigs.upsert(env.id, { name: 'fs', path: '/a.json', templateHash: 'h1' });
-    const c1again = await store.mcpConfigs.upsert(env.id, { name: 'fs', path: '/a.json', templateHash: 'h2' });
+    const c1 = await store.mcpConfigs.upsert(env.id, {
+      name: 'fs',
+      path: '/a.json',
+      templateHash: 'h1',
+    });
+    const c1again = await store.mcpConfigs.upsert(env.id, {
+      name: 'fs',
+      path: '/a.json',
+      templateHash: 'h2',
+    });
     expect(c1again.id).toBe(c1.id);
     expect(c1again.templateHash).toBe('h2');
     const failed = await store.mcpConfigs.setStatus(c1.id, 'error', 'missing variable TOKEN');
@@ -77,10 +115,26 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
       args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
       env: { DEBUG: '1' },
     });
-    expect(server).toMatchObject({ args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, headers: {}, status: 'pending' });
-    const moved = await store.mcpServers.upsert(env.id, { name: 'filesystem', transport: 'http', configId: c1.id, url: 'http://localhost:9/mcp', headers: { Authorization: 'Bearer t' } });
+    expect(server).toMatchObject({
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+      env: { DEBUG: '1' },
+      headers: {},
+      status: 'pending',
+    });
+    const moved = await store.mcpServers.upsert(env.id, {
+      name: 'filesystem',
+      transport: 'http',
+      configId: c1.id,
+      url: 'http://localhost:9/mcp',
+      headers: { Authorization: 'Bearer t' },
+    });
     expect(moved.id).toBe(server.id);
-    expect(moved).toMatchObject({ transport: 'http', command: null, args: [], headers: { Authorization: 'Bearer t' } });
+    expect(moved).toMatchObject({
+      transport: 'http',
+      command: null,
+      args: [],
+      headers: { Authorization: 'Bearer t' },
+    });
     expect((await store.mcpServers.setStatus(server.id, 'connected')).status).toBe('connected');
     expect(await store.mcpServers.count({ status: 'connected' })).toBe(1);
     expect(await store.mcpServers.getByName(env.id, 'filesystem')).toMatchObject({ id: server.id });
@@ -88,7 +142,9 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
     const c2 = await store.mcpConfigs.upsert(env.id, { name: 'gone', path: '/b.json' });
     expect(await store.mcpConfigs.deleteExcept(env.id, ['fs'])).toBe(1);
     expect(await store.mcpConfigs.get(c2.id)).toBeUndefined();
-    expect((await store.mcpConfigs.list({ environmentId: env.id })).map((c) => c.name)).toEqual(['fs']);
+    expect((await store.mcpConfigs.list({ environmentId: env.id })).map((c) => c.name)).toEqual([
+      'fs',
+    ]);
 
     // Deleting the config takes its servers with it.
     await store.mcpConfigs.delete(c1.id);
@@ -97,9 +153,17 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
 
   it('replaces a server tool list while keeping ids and agent bindings of tools that stay', async () => {
     const env = await store.environments.ensure('development');
-    const server = await store.mcpServers.upsert(env.id, { name: 'fs', transport: 'stdio', command: 'fs-server' });
+    const server = await store.mcpServers.upsert(env.id, {
+      name: 'fs',
+      transport: 'stdio',
+      command: 'fs-server',
+    });
     const first = await store.tools.replaceForServer(server.id, [
-      { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+      {
+        name: 'read_file',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+      },
       { name: 'delete_file' },
     ]);
     const read = first.find((t) => t.name === 'read_file');
@@ -124,7 +188,9 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
     expect(await store.tools.count({ serverId: server.id })).toBe(2);
     expect(await store.tools.getByName(server.id, 'list_dir')).toMatchObject({ description: '' });
 
-    await expect(store.tools.replaceForServer(12345, [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.tools.replaceForServer(12345, [])).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('stores agents with JSON front matter and binds tools and sub-agents', async () => {
@@ -148,19 +214,29 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
       frontMatter: { metadata: { name: 'coder' }, coding: { enabled: true } },
       scheduleVariables: { REPO: 'x' },
     });
-    await expect(store.agents.create(env.id, { name: 'coder' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(store.agents.create(env.id, { name: 'coder' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
 
     const helper = await store.agents.create(env.id, { name: 'helper' });
     await store.agents.setSubAgentIds(agent.id, [helper.id, helper.id]);
     expect(await store.agents.getSubAgentIds(agent.id)).toEqual([helper.id]);
     expect((await store.agents.listSubAgents(agent.id)).map((a) => a.name)).toEqual(['helper']);
-    await expect(store.agents.setSubAgentIds(agent.id, [agent.id])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    await expect(store.agents.setSubAgentIds(agent.id, [9999])).rejects.toMatchObject({ code: 'INVALID_REFERENCE' });
+    await expect(store.agents.setSubAgentIds(agent.id, [agent.id])).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(store.agents.setSubAgentIds(agent.id, [9999])).rejects.toMatchObject({
+      code: 'INVALID_REFERENCE',
+    });
     // The failed batch rolled back: the previous binding is intact.
     expect(await store.agents.getSubAgentIds(agent.id)).toEqual([helper.id]);
     await expect(store.agents.setToolIds(4242, [])).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const server = await store.mcpServers.upsert(env.id, { name: 's', transport: 'stdio', command: 'x' });
+    const server = await store.mcpServers.upsert(env.id, {
+      name: 's',
+      transport: 'stdio',
+      command: 'x',
+    });
     const [t1] = await store.tools.replaceForServer(server.id, [{ name: 't1' }]);
     await store.agents.setToolIds(agent.id, [t1?.id ?? 0]);
     expect((await store.agents.listTools(agent.id)).map((t) => t.name)).toEqual(['t1']);
@@ -169,10 +245,15 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
 
     const updated = await store.agents.update(agent.id, { maxSteps: 10, model: null });
     expect(updated).toMatchObject({ maxSteps: 10, model: null, description: 'Writes code' });
-    const upserted = await store.agents.upsert(env.id, { name: 'coder', description: 'Writes more code' });
+    const upserted = await store.agents.upsert(env.id, {
+      name: 'coder',
+      description: 'Writes more code',
+    });
     expect(upserted).toMatchObject({ id: agent.id, description: 'Writes more code', maxSteps: 10 });
 
-    expect((await store.agents.list({ environmentName: 'development' })).map((a) => a.name)).toEqual(['coder', 'helper']);
+    expect(
+      (await store.agents.list({ environmentName: 'development' })).map((a) => a.name),
+    ).toEqual(['coder', 'helper']);
     expect(await store.agents.count({ environmentId: env.id })).toBe(2);
     expect(await store.agents.getByName(env.id, 'helper')).toMatchObject({ id: helper.id });
 
@@ -184,7 +265,11 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
 
   it('cascades an environment delete to everything under it', async () => {
     const env = await store.environments.ensure('scratch');
-    const server = await store.mcpServers.upsert(env.id, { name: 's', transport: 'stdio', command: 'x' });
+    const server = await store.mcpServers.upsert(env.id, {
+      name: 's',
+      transport: 'stdio',
+      command: 'x',
+    });
     await store.tools.replaceForServer(server.id, [{ name: 't' }]);
     await store.agents.create(env.id, { name: 'a' });
     await store.workflows.upsert(env.id, { workflowId: 'wf', name: 'WF', definition: {} });

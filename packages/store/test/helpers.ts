@@ -15,7 +15,10 @@ export type StoreKind = 'memory' | 'file';
 export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
 
 /** Opens a store of the given kind; close() also removes the temp folder. */
-export async function openTestStore(kind: StoreKind, now?: () => Date): Promise<{ store: Store; close: () => Promise<void> }> {
+export async function openTestStore(
+  kind: StoreKind,
+  now?: () => Date,
+): Promise<{ store: Store; close: () => Promise<void> }> {
   if (kind === 'memory') {
     const store = await openStore({ url: ':memory:', now });
     return { store, close: () => store.close() };
@@ -32,7 +35,10 @@ export async function openTestStore(kind: StoreKind, now?: () => Date): Promise<
 }
 
 /** A clock tests can move by hand. */
-export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): { now: () => Date; advance: (ms: number) => void } {
+export function manualClock(start = Date.UTC(2025, 0, 1, 12, 0, 0)): {
+  now: () => Date;
+  advance: (ms: number) => void;
+} {
   let t = start;
   return { now: () => new Date(t), advance: (ms) => void (t += ms) };
 }

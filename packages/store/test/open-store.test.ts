@@ -8,7 +8,10 @@ import { openStore, resolveStoreLocation, StoreError, migrationsFolder } from '.
 import { runMigrations } from '../src/migrations.js';
 import { makeTempDir } from './helpers.js';
 
-async function pragma(conn: Awaited<ReturnType<typeof acquireConnection>>, name: string): Promise<unknown> {
+async function pragma(
+  conn: Awaited<ReturnType<typeof acquireConnection>>,
+  name: string,
+): Promise<unknown> {
   const result = await conn.client.execute(`PRAGMA ${name}`);
   return result.rows[0]?.[0];
 }
@@ -16,14 +19,20 @@ async function pragma(conn: Awaited<ReturnType<typeof acquireConnection>>, name:
 async function migrationRows(dbPath: string): Promise<number> {
   const client = createClient({ url: pathToFileURL(dbPath).href });
   try {
-    return Number((await client.execute('SELECT count(*) AS n FROM __drizzle_migrations')).rows[0]?.n);
+    return Number(
+      (await client.execute('SELECT count(*) AS n FROM __drizzle_migrations')).rows[0]?.n,
+    );
   } finally {
     client.close();
   }
 }
 
 const journalEntries = (): number =>
-  (JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  (
+    JSON.parse(fs.readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    }
+  ).entries.length;
 
 describe('openStore', () => {
   let temp: ReturnType<typeof makeTempDir>;
@@ -86,15 +95,25 @@ describe('openStore', () => {
     const a = await openStore({ url: dbPath, busyTimeoutMs: 4321 });
     const b = await openStore({ url: pathToFileURL(dbPath).href });
     const conn = await acquireConnection({ kind: 'file', path: dbPath }, { busyTimeoutMs: 1 });
-    const again = await acquireConnection(resolveStoreLocation(path.relative(process.cwd(), dbPath)), { busyTimeoutMs: 1 });
+    const again = await acquireConnection(
+      resolveStoreLocation(path.relative(process.cwd(), dbPath)),
+      { busyTimeoutMs: 1 },
+    );
     expect(again).toBe(conn);
 
     // A batch write (setToolIds) must not cost the connection its settings.
     const env = await a.environments.ensure('e');
     const agent = await a.agents.create(env.id, { name: 'x' });
-    const server = await a.mcpServers.upsert(env.id, { name: 's', transport: 'stdio', command: 'c' });
+    const server = await a.mcpServers.upsert(env.id, {
+      name: 's',
+      transport: 'stdio',
+      command: 'c',
+    });
     const list = await a.tools.replaceForServer(server.id, [{ name: 't' }]);
-    await a.agents.setToolIds(agent.id, list.map((t) => t.id));
+    await a.agents.setToolIds(
+      agent.id,
+      list.map((t) => t.id),
+    );
     expect(await pragma(conn, 'busy_timeout')).toBe(4321);
     expect(await pragma(conn, 'foreign_keys')).toBe(1);
     expect(await pragma(conn, 'synchronous')).toBe(1); // NORMAL
@@ -109,7 +128,9 @@ describe('openStore', () => {
 
   it('enforces foreign keys on :memory: too', async () => {
     const store = await openStore({ url: ':memory:' });
-    await expect(store.agents.create(12345, { name: 'orphan' })).rejects.toMatchObject({ code: 'INVALID_REFERENCE' });
+    await expect(store.agents.create(12345, { name: 'orphan' })).rejects.toMatchObject({
+      code: 'INVALID_REFERENCE',
+    });
     await store.close();
   });
 
@@ -141,25 +162,45 @@ describe('openStore', () => {
     });
 
     const notADatabase = path.join(temp.dir, 'notes.db');
-    fs.writeFileSync(notADatabase, 'this is not a database, just some text that is long enough '.repeat(20));
+    fs.writeFileSync(
+      notADatabase,
+      'this is not a database, just some text that is long enough '.repeat(20),
+    );
     const err = await openStore({ url: notADatabase }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect(err).toMatchObject({ code: 'STORE_OPEN_FAILED', details: { location: notADatabase } });
     expect((err as StoreError).message).toContain('Check that the folder is writable');
 
     const underAFile = path.join(notADatabase, 'inside', 'x.db');
-    await expect(openStore({ url: underAFile })).rejects.toMatchObject({ code: 'STORE_OPEN_FAILED' });
+    await expect(openStore({ url: underAFile })).rejects.toMatchObject({
+      code: 'STORE_OPEN_FAILED',
+    });
   });
 });
 
 describe('resolveStoreLocation', () => {
   it('reads memory, paths, file: URLs and remote URLs', () => {
     expect(resolveStoreLocation(':memory:')).toEqual({ kind: 'memory' });
-    expect(resolveStoreLocation('data/j.db', '/srv')).toEqual({ kind: 'file', path: '/srv/data/j.db' });
-    expect(resolveStoreLocation('file:data/j.db', '/srv')).toEqual({ kind: 'file', path: '/srv/data/j.db' });
-    expect(resolveStoreLocation('file:///var/lib/j%20b.db')).toEqual({ kind: 'file', path: '/var/lib/j b.db' });
+    expect(resolveStoreLocation('data/j.db', '/srv')).toEqual({
+      kind: 'file',
+      path: '/srv/data/j.db',
+    });
+    expect(resolveStoreLocation('file:data/j.db', '/srv')).toEqual({
+      kind: 'file',
+      path: '/srv/data/j.db',
+    });
+    expect(resolveStoreLocation('file:///var/lib/j%20b.db')).toEqual({
+      kind: 'file',
+      path: '/var/lib/j b.db',
+    });
     expect(resolveStoreLocation('/abs/j.db')).toEqual({ kind: 'file', path: '/abs/j.db' });
-    expect(resolveStoreLocation('libsql://db.example.com')).toEqual({ kind: 'remote', url: 'libsql://db.example.com' });
-    expect(resolveStoreLocation('https://db.example.com')).toEqual({ kind: 'remote', url: 'https://db.example.com' });
+    expect(resolveStoreLocation('libsql://db.example.com')).toEqual({
+      kind: 'remote',
+      url: 'libsql://db.example.com',
+    });
+    expect(resolveStoreLocation('https://db.example.com')).toEqual({
+      kind: 'remote',
+      url: 'https://db.example.com',
+    });
   });
 });

@@ -20,7 +20,14 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
   });
 
   const queue = (task: string, extra: Partial<Parameters<Store['runs']['create']>[0]> = {}) =>
-    store.runs.create({ agentId, agentName: 'helper', environmentId, task, source: 'api', ...extra });
+    store.runs.create({
+      agentId,
+      agentName: 'helper',
+      environmentId,
+      task,
+      source: 'api',
+      ...extra,
+    });
 
   it('queues a run and reads it back', async () => {
     const run = await queue('say hi', { variables: { WHO: 'world' }, traceId: 'abc' });
@@ -63,15 +70,27 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
       model: 'gpt-4o-mini',
       workerId: 'worker-a',
     });
-    expect(done).toMatchObject({ status: 'completed', finalResponse: 'hi', stepsTaken: 2, inputTokens: 120, leaseExpiresAt: null });
+    expect(done).toMatchObject({
+      status: 'completed',
+      finalResponse: 'hi',
+      stepsTaken: 2,
+      inputTokens: 120,
+      leaseExpiresAt: null,
+    });
     expect(runDurationMs(done)).toBe(1500);
     await expect(store.runs.markFailed(first.id, { error: 'late' })).rejects.toMatchObject({
       code: 'CONFLICT',
       details: { status: 'completed' },
     });
     // A worker that lost its lease cannot finish a run another worker holds.
-    await expect(store.runs.markCompleted(second.id, { workerId: 'worker-a' })).rejects.toMatchObject({ code: 'CONFLICT' });
-    const timedOut = await store.runs.markFailed(second.id, { status: 'timeout', error: 'took too long', workerId: 'worker-b' });
+    await expect(
+      store.runs.markCompleted(second.id, { workerId: 'worker-a' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    const timedOut = await store.runs.markFailed(second.id, {
+      status: 'timeout',
+      error: 'took too long',
+      workerId: 'worker-b',
+    });
     expect(timedOut).toMatchObject({ status: 'timeout', error: 'took too long' });
     await expect(store.runs.markCompleted(999)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -82,8 +101,13 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     const progressed = await store.runs.updateProgress(run.id, { stepsTaken: 1, inputTokens: 5 });
     expect(progressed).toMatchObject({ stepsTaken: 1, inputTokens: 5, outputTokens: 0 });
     const other = await queue('y');
-    expect((await store.runs.markFailed(other.id, { status: 'cancelled', error: 'cancelled by user' })).status).toBe('cancelled');
-    await expect(store.runs.updateProgress(404, { stepsTaken: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      (await store.runs.markFailed(other.id, { status: 'cancelled', error: 'cancelled by user' }))
+        .status,
+    ).toBe('cancelled');
+    await expect(store.runs.updateProgress(404, { stepsTaken: 1 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('requeues runs whose worker stopped renewing its lease', async () => {
@@ -102,7 +126,12 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     const other = await store.agents.create(environmentId, { name: 'other' });
     const a = await queue('a');
     clock.advance(1000);
-    const b = await store.runs.create({ agentId: other.id, agentName: 'other', task: 'b', source: 'cli' });
+    const b = await store.runs.create({
+      agentId: other.id,
+      agentName: 'other',
+      task: 'b',
+      source: 'cli',
+    });
     clock.advance(1000);
     const c = await queue('c');
     await store.runs.claimNext('w', 10_000); // a
@@ -114,11 +143,18 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
 
     expect((await store.runs.list()).map((r) => r.id)).toEqual([c.id, b.id, a.id]);
     expect((await store.runs.list({ status: 'failed' })).map((r) => r.id)).toEqual([a.id]);
-    expect((await store.runs.list({ status: ['completed', 'queued'] })).map((r) => r.id)).toEqual([c.id, b.id]);
+    expect((await store.runs.list({ status: ['completed', 'queued'] })).map((r) => r.id)).toEqual([
+      c.id,
+      b.id,
+    ]);
     expect((await store.runs.list({ agentName: 'other' })).map((r) => r.id)).toEqual([b.id]);
     expect((await store.runs.list({ agentId })).map((r) => r.id)).toEqual([c.id, a.id]);
     expect((await store.runs.list({ minDurationMs: 1000 })).map((r) => r.id)).toEqual([a.id]);
-    expect((await store.runs.list({ since: new Date(clock.now().getTime() - 5100 - 1000) })).map((r) => r.id)).toEqual([c.id, b.id]);
+    expect(
+      (await store.runs.list({ since: new Date(clock.now().getTime() - 5100 - 1000) })).map(
+        (r) => r.id,
+      ),
+    ).toEqual([c.id, b.id]);
     expect((await store.runs.list({ limit: 1, offset: 1 })).map((r) => r.id)).toEqual([b.id]);
     expect(await store.runs.count({ status: 'queued' })).toBe(1);
     await expect(store.runs.list({ limit: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -159,7 +195,9 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
   it('keeps history when the agent is deleted, and links child runs', async () => {
     const parent = await queue('parent');
     const child = await queue('child', { parentRunId: parent.id, source: 'workflow' });
-    expect((await store.runs.list({ parentRunId: parent.id })).map((r) => r.id)).toEqual([child.id]);
+    expect((await store.runs.list({ parentRunId: parent.id })).map((r) => r.id)).toEqual([
+      child.id,
+    ]);
     await store.agents.delete(agentId);
     expect(await store.runs.get(parent.id)).toMatchObject({ agentId: null, agentName: 'helper' });
   });
@@ -167,7 +205,11 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
   it('numbers events 1, 2, 3 per run and lists them in order', async () => {
     const run = await queue('x');
     const other = await queue('y');
-    const e1 = await store.runEvents.append(run.id, { type: 'llm.generate', payload: { input_tokens: 3 }, durationMs: 40 });
+    const e1 = await store.runEvents.append(run.id, {
+      type: 'llm.generate',
+      payload: { input_tokens: 3 },
+      durationMs: 40,
+    });
     await store.runEvents.append(other.id, { type: 'tool.call' });
     const e2 = await store.runEvents.append(run.id, { type: 'tool.call', payload: ['a', 1, null] });
     const e3 = await store.runEvents.append(run.id, { type: 'final' });
@@ -181,14 +223,22 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
       [2, 'tool.call'],
       [3, 'final'],
     ]);
-    expect((await store.runEvents.list(run.id, { afterSeq: 1, type: 'final' })).map((e) => e.seq)).toEqual([3]);
+    expect(
+      (await store.runEvents.list(run.id, { afterSeq: 1, type: 'final' })).map((e) => e.seq),
+    ).toEqual([3]);
     expect((await store.runEvents.list(other.id)).map((e) => e.seq)).toEqual([1]);
-    await expect(store.runEvents.append(4040, { type: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.runEvents.append(4040, { type: 'x' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('gives every concurrent append in one process its own seq', async () => {
     const run = await queue('x');
-    const events = await Promise.all(Array.from({ length: 50 }, (_, i) => store.runEvents.append(run.id, { type: 'n', payload: i })));
+    const events = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        store.runEvents.append(run.id, { type: 'n', payload: i }),
+      ),
+    );
     expect(new Set(events.map((e) => e.seq)).size).toBe(50);
     expect(await store.runEvents.count(run.id)).toBe(50);
   });

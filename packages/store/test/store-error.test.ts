@@ -13,10 +13,18 @@ describe('StoreError', () => {
     const storeErr = err as StoreError;
     expect(STORE_ERROR_CODES).toContain(storeErr.code);
     expect(storeErr.message).toMatch(/already exists.*Use a different name/);
-    expect(storeErr.details).toMatchObject({ operation: 'create environment "dup"', sqliteCode: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(storeErr.details).toMatchObject({
+      operation: 'create environment "dup"',
+      sqliteCode: 'SQLITE_CONSTRAINT_UNIQUE',
+    });
     expect(storeErr.cause).toBeInstanceOf(Error);
     const json = JSON.parse(JSON.stringify(storeErr)) as Record<string, unknown>;
-    expect(json).toEqual({ name: 'StoreError', code: 'CONFLICT', message: storeErr.message, details: storeErr.details });
+    expect(json).toEqual({
+      name: 'StoreError',
+      code: 'CONFLICT',
+      message: storeErr.message,
+      details: storeErr.details,
+    });
   });
 
   it('says which row is missing for NOT_FOUND', async () => {

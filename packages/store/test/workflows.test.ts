@@ -24,49 +24,115 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
       definition: { steps: [{ id: 'approve', type: 'approval' }] },
       path: 'workflows/deploy.workflow.yaml',
     });
-    expect(wf).toMatchObject({ workflowId: 'deploy', enabled: true, definition: { steps: [{ id: 'approve', type: 'approval' }] } });
-    const again = await store.workflows.upsert(environmentId, { workflowId: 'deploy', name: 'Deploy v2', definition: {} });
+    expect(wf).toMatchObject({
+      workflowId: 'deploy',
+      enabled: true,
+      definition: { steps: [{ id: 'approve', type: 'approval' }] },
+    });
+    const again = await store.workflows.upsert(environmentId, {
+      workflowId: 'deploy',
+      name: 'Deploy v2',
+      definition: {},
+    });
     expect(again).toMatchObject({ id: wf.id, name: 'Deploy v2', path: null });
     expect((await store.workflows.setEnabled(wf.id, false)).enabled).toBe(false);
     expect(await store.workflows.list({ enabled: true })).toEqual([]);
-    expect(await store.workflows.getByWorkflowId(environmentId, 'deploy')).toMatchObject({ id: wf.id });
+    expect(await store.workflows.getByWorkflowId(environmentId, 'deploy')).toMatchObject({
+      id: wf.id,
+    });
     await store.workflows.upsert(environmentId, { workflowId: 'old', name: 'Old', definition: {} });
     expect(await store.workflows.deleteExcept(environmentId, ['deploy'])).toBe(1);
-    await expect(store.workflows.setEnabled(999, true)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.workflows.setEnabled(999, true)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('tracks a workflow run and its steps, stamping start and end times', async () => {
-    const wf = await store.workflows.upsert(environmentId, { workflowId: 'deploy', name: 'Deploy', definition: {} });
-    const run = await store.workflowRuns.create({ workflowId: wf.id, workflowKey: 'deploy', workflowName: 'Deploy', input: { ref: 'main' } });
-    expect(run).toMatchObject({ status: 'queued', input: { ref: 'main' }, startedAt: null, output: null });
+    const wf = await store.workflows.upsert(environmentId, {
+      workflowId: 'deploy',
+      name: 'Deploy',
+      definition: {},
+    });
+    const run = await store.workflowRuns.create({
+      workflowId: wf.id,
+      workflowKey: 'deploy',
+      workflowName: 'Deploy',
+      input: { ref: 'main' },
+    });
+    expect(run).toMatchObject({
+      status: 'queued',
+      input: { ref: 'main' },
+      startedAt: null,
+      output: null,
+    });
 
     clock.advance(100);
-    const running = await store.workflowRuns.update(run.id, { status: 'running', currentStep: 'build' });
+    const running = await store.workflowRuns.update(run.id, {
+      status: 'running',
+      currentStep: 'build',
+    });
     expect(running.startedAt).toEqual(clock.now());
-    const step = await store.workflowSteps.start(run.id, { stepName: 'build', type: 'agent', input: { task: 'build' } });
+    const step = await store.workflowSteps.start(run.id, {
+      stepName: 'build',
+      type: 'agent',
+      input: { task: 'build' },
+    });
     expect(step).toMatchObject({ status: 'running', startedAt: clock.now(), completedAt: null });
     clock.advance(50);
-    const stepDone = await store.workflowSteps.update(step.id, { status: 'completed', output: { ok: true } });
-    expect(stepDone).toMatchObject({ status: 'completed', output: { ok: true }, completedAt: clock.now() });
-    await store.workflowSteps.start(run.id, { stepName: 'approve', type: 'approval', status: 'pending' });
-    expect((await store.workflowSteps.list(run.id)).map((s) => s.stepName)).toEqual(['build', 'approve']);
+    const stepDone = await store.workflowSteps.update(step.id, {
+      status: 'completed',
+      output: { ok: true },
+    });
+    expect(stepDone).toMatchObject({
+      status: 'completed',
+      output: { ok: true },
+      completedAt: clock.now(),
+    });
+    await store.workflowSteps.start(run.id, {
+      stepName: 'approve',
+      type: 'approval',
+      status: 'pending',
+    });
+    expect((await store.workflowSteps.list(run.id)).map((s) => s.stepName)).toEqual([
+      'build',
+      'approve',
+    ]);
 
     clock.advance(50);
     await store.workflowRuns.update(run.id, { status: 'waiting_approval' });
-    const done = await store.workflowRuns.update(run.id, { status: 'completed', output: { released: true } });
+    const done = await store.workflowRuns.update(run.id, {
+      status: 'completed',
+      output: { released: true },
+    });
     expect(done.startedAt).toEqual(running.startedAt); // stamped once
     expect(done.completedAt).toEqual(clock.now());
-    expect((await store.workflowRuns.list({ workflowKey: 'deploy', status: 'completed' })).map((r) => r.id)).toEqual([run.id]);
+    expect(
+      (await store.workflowRuns.list({ workflowKey: 'deploy', status: 'completed' })).map(
+        (r) => r.id,
+      ),
+    ).toEqual([run.id]);
 
     // History survives the definition.
     await store.workflows.delete(wf.id);
-    expect(await store.workflowRuns.get(run.id)).toMatchObject({ workflowId: null, workflowKey: 'deploy', workflowName: 'Deploy' });
-    await expect(store.workflowSteps.start(777, { stepName: 's', type: 't' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(store.workflowRuns.update(777, { status: 'error' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await store.workflowRuns.get(run.id)).toMatchObject({
+      workflowId: null,
+      workflowKey: 'deploy',
+      workflowName: 'Deploy',
+    });
+    await expect(
+      store.workflowSteps.start(777, { stepName: 's', type: 't' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.workflowRuns.update(777, { status: 'error' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('decides an approval once and expires the ones past their timeout', async () => {
-    const run = await store.workflowRuns.create({ workflowKey: 'deploy', workflowName: 'Deploy', status: 'running' });
+    const run = await store.workflowRuns.create({
+      workflowKey: 'deploy',
+      workflowName: 'Deploy',
+      status: 'running',
+    });
     const approval = await store.approvals.create({
       approvalId: `appr-${run.id}-approve`,
       workflowRunId: run.id,
@@ -75,49 +141,110 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
       approvers: ['ops@example.com'],
       timeoutSeconds: 60,
     });
-    expect(approval).toMatchObject({ status: 'pending', approvers: ['ops@example.com'], timeoutSeconds: 60, decidedAt: null });
+    expect(approval).toMatchObject({
+      status: 'pending',
+      approvers: ['ops@example.com'],
+      timeoutSeconds: 60,
+      decidedAt: null,
+    });
     expect(approval.expiresAt?.getTime()).toBe(clock.now().getTime() + 60_000);
-    await expect(store.approvals.create({ approvalId: approval.approvalId, workflowRunId: run.id, stepName: 'x' })).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(store.approvals.create({ approvalId: 'appr-x', workflowRunId: 999, stepName: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      store.approvals.create({
+        approvalId: approval.approvalId,
+        workflowRunId: run.id,
+        stepName: 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      store.approvals.create({ approvalId: 'appr-x', workflowRunId: 999, stepName: 'x' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const approved = await store.approvals.decide(approval.approvalId, { decision: 'approved', decidedBy: 'alice', comment: 'go' });
-    expect(approved).toMatchObject({ status: 'approved', decidedBy: 'alice', comment: 'go', decidedAt: clock.now() });
-    await expect(store.approvals.decide(approval.approvalId, { decision: 'rejected' })).rejects.toMatchObject({
+    const approved = await store.approvals.decide(approval.approvalId, {
+      decision: 'approved',
+      decidedBy: 'alice',
+      comment: 'go',
+    });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      decidedBy: 'alice',
+      comment: 'go',
+      decidedAt: clock.now(),
+    });
+    await expect(
+      store.approvals.decide(approval.approvalId, { decision: 'rejected' }),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       details: { status: 'approved' },
     });
-    await expect(store.approvals.decide('appr-missing', { decision: 'approved' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      store.approvals.decide('appr-missing', { decision: 'approved' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const slow = await store.approvals.create({ approvalId: 'appr-slow', workflowRunId: run.id, stepName: 's', timeoutSeconds: 10 });
-    const late = await store.approvals.create({ approvalId: 'appr-late', workflowRunId: run.id, stepName: 'l', timeoutSeconds: 10 });
-    const open = await store.approvals.create({ approvalId: 'appr-open', workflowRunId: run.id, stepName: 'o' });
+    const slow = await store.approvals.create({
+      approvalId: 'appr-slow',
+      workflowRunId: run.id,
+      stepName: 's',
+      timeoutSeconds: 10,
+    });
+    const late = await store.approvals.create({
+      approvalId: 'appr-late',
+      workflowRunId: run.id,
+      stepName: 'l',
+      timeoutSeconds: 10,
+    });
+    const open = await store.approvals.create({
+      approvalId: 'appr-open',
+      workflowRunId: run.id,
+      stepName: 'o',
+    });
     clock.advance(10_000);
     // Past its deadline an approval cannot be decided, even before the sweeper runs.
-    await expect(store.approvals.decide(late.approvalId, { decision: 'approved' })).rejects.toMatchObject({
+    await expect(
+      store.approvals.decide(late.approvalId, { decision: 'approved' }),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       details: { status: 'timed_out' },
     });
     const expired = await store.approvals.expireDue();
     expect(expired.map((a) => a.approvalId)).toEqual([slow.approvalId]);
-    expect((await store.approvals.list({ status: 'pending' })).map((a) => a.approvalId)).toEqual([open.approvalId]);
+    expect((await store.approvals.list({ status: 'pending' })).map((a) => a.approvalId)).toEqual([
+      open.approvalId,
+    ]);
     expect(await store.approvals.get('appr-slow')).toMatchObject({ status: 'timed_out' });
   });
 
   it('claims a due schedule for one owner at a time and releases it after the run', async () => {
     const agent = await store.agents.create(environmentId, { name: 'nightly' });
     const idle = await store.agents.create(environmentId, { name: 'idle' });
-    const due = await store.schedules.upsertForAgent(agent.id, { cron: '0 2 * * *', variables: { X: '1' }, nextRunAt: clock.now() });
-    await store.schedules.upsertForAgent(idle.id, { cron: '0 3 * * *', nextRunAt: new Date(clock.now().getTime() + 3_600_000) });
+    const due = await store.schedules.upsertForAgent(agent.id, {
+      cron: '0 2 * * *',
+      variables: { X: '1' },
+      nextRunAt: clock.now(),
+    });
+    await store.schedules.upsertForAgent(idle.id, {
+      cron: '0 3 * * *',
+      nextRunAt: new Date(clock.now().getTime() + 3_600_000),
+    });
     expect(due).toMatchObject({ enabled: true, variables: { X: '1' }, leaseOwner: null });
 
     const claimed = await store.schedules.claimDue('proc-a', 30_000);
     expect(claimed).toMatchObject({ id: due.id, leaseOwner: 'proc-a' });
     expect(await store.schedules.claimDue('proc-b', 30_000)).toBeUndefined();
-    await expect(store.schedules.markRan(due.id, 'proc-b', { lastRunAt: clock.now(), nextRunAt: null })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      store.schedules.markRan(due.id, 'proc-b', { lastRunAt: clock.now(), nextRunAt: null }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
 
     const next = new Date(clock.now().getTime() + 86_400_000);
-    const ran = await store.schedules.markRan(due.id, 'proc-a', { lastRunAt: clock.now(), nextRunAt: next });
-    expect(ran).toMatchObject({ lastRunAt: clock.now(), nextRunAt: next, leaseOwner: null, leaseExpiresAt: null });
+    const ran = await store.schedules.markRan(due.id, 'proc-a', {
+      lastRunAt: clock.now(),
+      nextRunAt: next,
+    });
+    expect(ran).toMatchObject({
+      lastRunAt: clock.now(),
+      nextRunAt: next,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+    });
     expect(await store.schedules.claimDue('proc-b', 30_000)).toBeUndefined();
 
     // A lease left by a crashed process frees itself once it expires.
@@ -130,7 +257,9 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
 
     expect((await store.schedules.list()).map((s) => s.agentId)).toEqual([agent.id, idle.id]);
     expect(await store.schedules.getForAgent(agent.id)).toMatchObject({ id: due.id });
-    await expect(store.schedules.upsertForAgent(999, { cron: '* * * * *' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(store.schedules.upsertForAgent(999, { cron: '* * * * *' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await store.agents.delete(idle.id);
     expect(await store.schedules.getForAgent(idle.id)).toBeUndefined();
     expect(await store.schedules.deleteForAgent(agent.id)).toBe(true);

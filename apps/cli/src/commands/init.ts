@@ -12,7 +12,10 @@ export default class Init extends JunctionCommand {
   static override description =
     'Create the workspace: config.yaml with defaults, the store, the default environment and an example agent. Safe to run twice.';
 
-  static override examples = ['<%= config.bin %> init', 'XDG_CONFIG_HOME=/tmp/j1 <%= config.bin %> init'];
+  static override examples = [
+    '<%= config.bin %> init',
+    'XDG_CONFIG_HOME=/tmp/j1 <%= config.bin %> init',
+  ];
 
   static override enableJsonFlag = true;
 

@@ -32,9 +32,11 @@ export interface AgentFilter extends Page {
 
 function whereOf(filter: Omit<AgentFilter, keyof Page>): SQL | undefined {
   const where: SQL[] = [];
-  if (filter.environmentId !== undefined) where.push(eq(agents.environmentId, filter.environmentId));
+  if (filter.environmentId !== undefined)
+    where.push(eq(agents.environmentId, filter.environmentId));
   if (filter.name !== undefined) where.push(eq(agents.name, filter.name));
-  if (filter.scheduleEnabled !== undefined) where.push(eq(agents.scheduleEnabled, filter.scheduleEnabled));
+  if (filter.scheduleEnabled !== undefined)
+    where.push(eq(agents.scheduleEnabled, filter.scheduleEnabled));
   if (filter.environmentName !== undefined) {
     where.push(
       sql`"agents"."environment_id" IN (SELECT e."id" FROM "environments" e WHERE e."name" = ${filter.environmentName})`,
@@ -56,14 +58,17 @@ function fieldsOf(input: AgentPatch): Partial<typeof agents.$inferInsert> {
   if (input.scheduleVariables !== undefined) fields.scheduleVariables = input.scheduleVariables;
   if (input.codingEnabled !== undefined) fields.codingEnabled = input.codingEnabled;
   if (input.codingBackend !== undefined) fields.codingBackend = input.codingBackend;
-  if (input.codingWorkspacePath !== undefined) fields.codingWorkspacePath = input.codingWorkspacePath;
+  if (input.codingWorkspacePath !== undefined)
+    fields.codingWorkspacePath = input.codingWorkspacePath;
   return fields;
 }
 
 function uniqueIds(ids: readonly number[], what: string): number[] {
   for (const id of ids) {
     if (!Number.isInteger(id)) {
-      throw new StoreError('INVALID_INPUT', `${what} must be whole numbers; got ${String(id)}.`, { details: { field: what } });
+      throw new StoreError('INVALID_INPUT', `${what} must be whole numbers; got ${String(id)}.`, {
+        details: { field: what },
+      });
     }
   }
   return [...new Set(ids)];
@@ -83,7 +88,13 @@ export class AgentsRepository {
     return this.#ctx.write(`create agent ${JSON.stringify(input.name)}`, async (db) => {
       const [row] = await db
         .insert(agents)
-        .values({ ...fieldsOf(input), name: input.name, environmentId, createdAt: now, updatedAt: now })
+        .values({
+          ...fieldsOf(input),
+          name: input.name,
+          environmentId,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning();
       return row as Agent;
     });
@@ -97,7 +108,10 @@ export class AgentsRepository {
       const [row] = await db
         .insert(agents)
         .values({ ...fields, name: input.name, environmentId, createdAt: now, updatedAt: now })
-        .onConflictDoUpdate({ target: [agents.environmentId, agents.name], set: { ...fields, updatedAt: now } })
+        .onConflictDoUpdate({
+          target: [agents.environmentId, agents.name],
+          set: { ...fields, updatedAt: now },
+        })
         .returning();
       return row as Agent;
     });
@@ -171,7 +185,9 @@ export class AgentsRepository {
     return this.#ctx.write('delete stale agents', async (db) => {
       const result = await db
         .delete(agents)
-        .where(and(eq(agents.environmentId, environmentId), notInArray(agents.name, [...keepNames])));
+        .where(
+          and(eq(agents.environmentId, environmentId), notInArray(agents.name, [...keepNames])),
+        );
       return result.rowsAffected;
     });
   }
@@ -186,7 +202,10 @@ export class AgentsRepository {
         await clear;
         return;
       }
-      await db.batch([clear, db.insert(agentTools).values(ids.map((toolId) => ({ agentId, toolId })))]);
+      await db.batch([
+        clear,
+        db.insert(agentTools).values(ids.map((toolId) => ({ agentId, toolId }))),
+      ]);
     });
   }
 
@@ -219,7 +238,11 @@ export class AgentsRepository {
   async setSubAgentIds(agentId: number, subAgentIds: readonly number[]): Promise<void> {
     const ids = uniqueIds(subAgentIds, 'sub-agent ids');
     if (ids.includes(agentId)) {
-      throw new StoreError('INVALID_INPUT', `Agent ${agentId} cannot be its own sub-agent; remove it from the list.`, { details: { agentId } });
+      throw new StoreError(
+        'INVALID_INPUT',
+        `Agent ${agentId} cannot be its own sub-agent; remove it from the list.`,
+        { details: { agentId } },
+      );
     }
     await this.#ctx.write('set sub-agents', async (db) => {
       await this.#requireAgent(agentId);
@@ -228,7 +251,10 @@ export class AgentsRepository {
         await clear;
         return;
       }
-      await db.batch([clear, db.insert(agentAgents).values(ids.map((subAgentId) => ({ agentId, subAgentId })))]);
+      await db.batch([
+        clear,
+        db.insert(agentAgents).values(ids.map((subAgentId) => ({ agentId, subAgentId }))),
+      ]);
     });
   }
 

@@ -41,27 +41,35 @@ export class ApprovalsRepository {
     const now = this.#ctx.now();
     const timeoutSeconds = input.timeoutSeconds ?? null;
     const expiresAt =
-      input.expiresAt !== undefined ? input.expiresAt : timeoutSeconds === null ? null : new Date(now.getTime() + timeoutSeconds * 1000);
+      input.expiresAt !== undefined
+        ? input.expiresAt
+        : timeoutSeconds === null
+          ? null
+          : new Date(now.getTime() + timeoutSeconds * 1000);
     try {
-      return await this.#ctx.write(`create approval ${JSON.stringify(input.approvalId)}`, async (db) => {
-        const [row] = await db
-          .insert(approvals)
-          .values({
-            approvalId: input.approvalId,
-            workflowRunId: input.workflowRunId,
-            stepName: input.stepName,
-            message: input.message ?? '',
-            approvers: input.approvers ?? [],
-            status: 'pending',
-            timeoutSeconds,
-            createdAt: now,
-            expiresAt,
-          })
-          .returning();
-        return row as Approval;
-      });
+      return await this.#ctx.write(
+        `create approval ${JSON.stringify(input.approvalId)}`,
+        async (db) => {
+          const [row] = await db
+            .insert(approvals)
+            .values({
+              approvalId: input.approvalId,
+              workflowRunId: input.workflowRunId,
+              stepName: input.stepName,
+              message: input.message ?? '',
+              approvers: input.approvers ?? [],
+              status: 'pending',
+              timeoutSeconds,
+              createdAt: now,
+              expiresAt,
+            })
+            .returning();
+          return row as Approval;
+        },
+      );
     } catch (err) {
-      if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('workflow run', input.workflowRunId);
+      if (isStoreError(err, 'INVALID_REFERENCE'))
+        throw notFound('workflow run', input.workflowRunId);
       throw err;
     }
   }
@@ -79,7 +87,8 @@ export class ApprovalsRepository {
     const { limit, offset } = resolvePage(filter);
     const where: SQL[] = [];
     if (filter.status !== undefined) where.push(eq(approvals.status, filter.status));
-    if (filter.workflowRunId !== undefined) where.push(eq(approvals.workflowRunId, filter.workflowRunId));
+    if (filter.workflowRunId !== undefined)
+      where.push(eq(approvals.workflowRunId, filter.workflowRunId));
     return this.#ctx.read('list approvals', (db) =>
       db
         .select()
@@ -100,11 +109,25 @@ export class ApprovalsRepository {
     return this.#ctx.write(`decide approval ${JSON.stringify(approvalId)}`, async (db) => {
       const [row] = await db
         .update(approvals)
-        .set({ status: decision.decision, decidedBy: decision.decidedBy ?? null, comment: decision.comment ?? null, decidedAt: now })
-        .where(and(eq(approvals.approvalId, approvalId), eq(approvals.status, 'pending'), notExpired(now)))
+        .set({
+          status: decision.decision,
+          decidedBy: decision.decidedBy ?? null,
+          comment: decision.comment ?? null,
+          decidedAt: now,
+        })
+        .where(
+          and(
+            eq(approvals.approvalId, approvalId),
+            eq(approvals.status, 'pending'),
+            notExpired(now),
+          ),
+        )
         .returning();
       if (row) return row;
-      const [current] = await db.select().from(approvals).where(eq(approvals.approvalId, approvalId));
+      const [current] = await db
+        .select()
+        .from(approvals)
+        .where(eq(approvals.approvalId, approvalId));
       if (!current) throw notFound('approval', approvalId);
       let status = current.status;
       if (status === 'pending') {
@@ -114,9 +137,13 @@ export class ApprovalsRepository {
           .where(and(eq(approvals.id, current.id), eq(approvals.status, 'pending')));
         status = 'timed_out';
       }
-      throw new StoreError('CONFLICT', `Approval ${JSON.stringify(approvalId)} is already ${status}; it can be decided only once, while pending.`, {
-        details: { approvalId, status },
-      });
+      throw new StoreError(
+        'CONFLICT',
+        `Approval ${JSON.stringify(approvalId)} is already ${status}; it can be decided only once, while pending.`,
+        {
+          details: { approvalId, status },
+        },
+      );
     });
   }
 
@@ -126,7 +153,13 @@ export class ApprovalsRepository {
       db
         .update(approvals)
         .set({ status: 'timed_out', decidedAt: now })
-        .where(and(eq(approvals.status, 'pending'), isNotNull(approvals.expiresAt), lte(approvals.expiresAt, now)))
+        .where(
+          and(
+            eq(approvals.status, 'pending'),
+            isNotNull(approvals.expiresAt),
+            lte(approvals.expiresAt, now),
+          ),
+        )
         .returning(),
     );
   }

@@ -40,7 +40,12 @@ export class EnvironmentsRepository {
     return this.#ctx.write(`create environment ${JSON.stringify(input.name)}`, async (db) => {
       const [row] = await db
         .insert(environments)
-        .values({ name: input.name, description: input.description ?? '', createdAt: now, updatedAt: now })
+        .values({
+          name: input.name,
+          description: input.description ?? '',
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning();
       return row as Environment;
     });
@@ -78,7 +83,9 @@ export class EnvironmentsRepository {
 
   /** All environments, by name. */
   async list(): Promise<Environment[]> {
-    return this.#ctx.read('list environments', (db) => db.select().from(environments).orderBy(asc(environments.name)));
+    return this.#ctx.read('list environments', (db) =>
+      db.select().from(environments).orderBy(asc(environments.name)),
+    );
   }
 
   /** Every environment with its agent, MCP config, server and tool counts, by name. */
@@ -89,10 +96,22 @@ export class EnvironmentsRepository {
           id: environments.id,
           name: environments.name,
           // Correlated subqueries spelled out in full: drizzle drops table prefixes inside sql``.
-          agents: sql<number>`(SELECT count(*) FROM "agents" a WHERE a."environment_id" = "environments"."id")`.mapWith(Number),
-          mcpConfigs: sql<number>`(SELECT count(*) FROM "mcp_configs" c WHERE c."environment_id" = "environments"."id")`.mapWith(Number),
-          servers: sql<number>`(SELECT count(*) FROM "mcp_servers" s WHERE s."environment_id" = "environments"."id")`.mapWith(Number),
-          tools: sql<number>`(SELECT count(*) FROM "tools" t JOIN "mcp_servers" s ON t."server_id" = s."id" WHERE s."environment_id" = "environments"."id")`.mapWith(Number),
+          agents:
+            sql<number>`(SELECT count(*) FROM "agents" a WHERE a."environment_id" = "environments"."id")`.mapWith(
+              Number,
+            ),
+          mcpConfigs:
+            sql<number>`(SELECT count(*) FROM "mcp_configs" c WHERE c."environment_id" = "environments"."id")`.mapWith(
+              Number,
+            ),
+          servers:
+            sql<number>`(SELECT count(*) FROM "mcp_servers" s WHERE s."environment_id" = "environments"."id")`.mapWith(
+              Number,
+            ),
+          tools:
+            sql<number>`(SELECT count(*) FROM "tools" t JOIN "mcp_servers" s ON t."server_id" = s."id" WHERE s."environment_id" = "environments"."id")`.mapWith(
+              Number,
+            ),
           lastSyncedAt: environments.lastSyncedAt,
         })
         .from(environments)

@@ -70,7 +70,8 @@ export class McpConfigsRepository {
   /** Configs matching the filter, by environment then name. */
   async list(filter: McpConfigFilter = {}): Promise<McpConfig[]> {
     const where: SQL[] = [];
-    if (filter.environmentId !== undefined) where.push(eq(mcpConfigs.environmentId, filter.environmentId));
+    if (filter.environmentId !== undefined)
+      where.push(eq(mcpConfigs.environmentId, filter.environmentId));
     if (filter.status !== undefined) where.push(eq(mcpConfigs.status, filter.status));
     return this.#ctx.read('list MCP configs', (db) =>
       db
@@ -82,12 +83,21 @@ export class McpConfigsRepository {
   }
 
   /** Records the outcome of a sync of this config; `synced` also stamps lastSyncedAt. */
-  async setStatus(id: number, status: McpConfigStatus, lastError: string | null = null): Promise<McpConfig> {
+  async setStatus(
+    id: number,
+    status: McpConfigStatus,
+    lastError: string | null = null,
+  ): Promise<McpConfig> {
     const now = this.#ctx.now();
     return this.#ctx.write('set MCP config status', async (db) => {
       const [row] = await db
         .update(mcpConfigs)
-        .set({ status, lastError, updatedAt: now, ...(status === 'synced' ? { lastSyncedAt: now } : {}) })
+        .set({
+          status,
+          lastError,
+          updatedAt: now,
+          ...(status === 'synced' ? { lastSyncedAt: now } : {}),
+        })
         .where(eq(mcpConfigs.id, id))
         .returning();
       if (!row) throw notFound('MCP config', id);
@@ -108,7 +118,12 @@ export class McpConfigsRepository {
     return this.#ctx.write('delete stale MCP configs', async (db) => {
       const result = await db
         .delete(mcpConfigs)
-        .where(and(eq(mcpConfigs.environmentId, environmentId), notInArray(mcpConfigs.name, [...keepNames])));
+        .where(
+          and(
+            eq(mcpConfigs.environmentId, environmentId),
+            notInArray(mcpConfigs.name, [...keepNames]),
+          ),
+        );
       return result.rowsAffected;
     });
   }

@@ -27,7 +27,8 @@ export interface McpServerFilter {
 
 function whereOf(filter: McpServerFilter): SQL | undefined {
   const where: SQL[] = [];
-  if (filter.environmentId !== undefined) where.push(eq(mcpServers.environmentId, filter.environmentId));
+  if (filter.environmentId !== undefined)
+    where.push(eq(mcpServers.environmentId, filter.environmentId));
   if (filter.configId !== undefined) where.push(eq(mcpServers.configId, filter.configId));
   if (filter.status !== undefined) where.push(eq(mcpServers.status, filter.status));
   return and(...where);
@@ -106,12 +107,21 @@ export class McpServersRepository {
   }
 
   /** Records whether sync could connect; `connected` also stamps lastSyncedAt. */
-  async setStatus(id: number, status: McpServerStatus, lastError: string | null = null): Promise<McpServer> {
+  async setStatus(
+    id: number,
+    status: McpServerStatus,
+    lastError: string | null = null,
+  ): Promise<McpServer> {
     const now = this.#ctx.now();
     return this.#ctx.write('set MCP server status', async (db) => {
       const [row] = await db
         .update(mcpServers)
-        .set({ status, lastError, updatedAt: now, ...(status === 'connected' ? { lastSyncedAt: now } : {}) })
+        .set({
+          status,
+          lastError,
+          updatedAt: now,
+          ...(status === 'connected' ? { lastSyncedAt: now } : {}),
+        })
         .where(eq(mcpServers.id, id))
         .returning();
       if (!row) throw notFound('MCP server', id);
@@ -132,7 +142,12 @@ export class McpServersRepository {
     return this.#ctx.write('delete stale MCP servers', async (db) => {
       const result = await db
         .delete(mcpServers)
-        .where(and(eq(mcpServers.environmentId, environmentId), notInArray(mcpServers.name, [...keepNames])));
+        .where(
+          and(
+            eq(mcpServers.environmentId, environmentId),
+            notInArray(mcpServers.name, [...keepNames]),
+          ),
+        );
       return result.rowsAffected;
     });
   }

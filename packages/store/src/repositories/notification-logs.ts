@@ -54,7 +54,8 @@ export class NotificationLogsRepository {
   async list(filter: NotificationLogFilter = {}): Promise<NotificationLog[]> {
     const { limit, offset } = resolvePage(filter);
     const where: SQL[] = [];
-    if (filter.eventType !== undefined) where.push(eq(notificationLogs.eventType, filter.eventType));
+    if (filter.eventType !== undefined)
+      where.push(eq(notificationLogs.eventType, filter.eventType));
     if (filter.since !== undefined) where.push(gte(notificationLogs.createdAt, filter.since));
     return this.#ctx.read('list notifications', (db) =>
       db

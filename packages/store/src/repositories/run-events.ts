@@ -47,7 +47,8 @@ export class RunEventsRepository {
         return row as RunEvent;
       });
     } catch (err) {
-      if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('run', runId, 'Check the id with `junction runs list`.');
+      if (isStoreError(err, 'INVALID_REFERENCE'))
+        throw notFound('run', runId, 'Check the id with `junction runs list`.');
       throw err;
     }
   }
@@ -59,14 +60,23 @@ export class RunEventsRepository {
     if (filter.afterSeq !== undefined) where.push(gt(runEvents.seq, filter.afterSeq));
     if (filter.type !== undefined) where.push(eq(runEvents.type, filter.type));
     return this.#ctx.read('list run events', (db) =>
-      db.select().from(runEvents).where(and(...where)).orderBy(asc(runEvents.seq)).limit(limit).offset(offset),
+      db
+        .select()
+        .from(runEvents)
+        .where(and(...where))
+        .orderBy(asc(runEvents.seq))
+        .limit(limit)
+        .offset(offset),
     );
   }
 
   /** How many events the run has. */
   async count(runId: number): Promise<number> {
     return this.#ctx.read('count run events', async (db) => {
-      const [row] = await db.select({ n: count() }).from(runEvents).where(eq(runEvents.runId, runId));
+      const [row] = await db
+        .select({ n: count() })
+        .from(runEvents)
+        .where(eq(runEvents.runId, runId));
       return row?.n ?? 0;
     });
   }

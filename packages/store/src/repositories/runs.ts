@@ -1,4 +1,17 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  lt,
+  lte,
+  notInArray,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Run, RunSource, RunStatus } from '../rows.js';
 import { runs } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
@@ -102,34 +115,41 @@ export class RunsRepository {
   /** Writes a `queued` run and returns it; CONFLICT if the idempotency key was used before. */
   async create(input: RunCreateInput): Promise<Run> {
     const now = this.#ctx.now();
-    return this.#ctx.write(`queue a run of agent ${JSON.stringify(input.agentName)}`, async (db) => {
-      const [row] = await db
-        .insert(runs)
-        .values({
-          agentId: input.agentId ?? null,
-          agentName: input.agentName,
-          environmentId: input.environmentId ?? null,
-          status: 'queued',
-          task: input.task,
-          variables: input.variables ?? {},
-          source: input.source,
-          parentRunId: input.parentRunId ?? null,
-          model: input.model ?? null,
-          traceId: input.traceId ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          queuedAt: now,
-        })
-        .onConflictDoNothing({ target: runs.idempotencyKey })
-        .returning();
-      if (row) return row;
-      const [existing] = await db
-        .select({ id: runs.id })
-        .from(runs)
-        .where(eq(runs.idempotencyKey, input.idempotencyKey ?? ''));
-      throw new StoreError('CONFLICT', `A run with idempotency key ${JSON.stringify(input.idempotencyKey)} already exists (run ${existing?.id ?? '?'}); fetch that run instead of queueing another.`, {
-        details: { idempotencyKey: input.idempotencyKey ?? null, runId: existing?.id ?? null },
-      });
-    });
+    return this.#ctx.write(
+      `queue a run of agent ${JSON.stringify(input.agentName)}`,
+      async (db) => {
+        const [row] = await db
+          .insert(runs)
+          .values({
+            agentId: input.agentId ?? null,
+            agentName: input.agentName,
+            environmentId: input.environmentId ?? null,
+            status: 'queued',
+            task: input.task,
+            variables: input.variables ?? {},
+            source: input.source,
+            parentRunId: input.parentRunId ?? null,
+            model: input.model ?? null,
+            traceId: input.traceId ?? null,
+            idempotencyKey: input.idempotencyKey ?? null,
+            queuedAt: now,
+          })
+          .onConflictDoNothing({ target: runs.idempotencyKey })
+          .returning();
+        if (row) return row;
+        const [existing] = await db
+          .select({ id: runs.id })
+          .from(runs)
+          .where(eq(runs.idempotencyKey, input.idempotencyKey ?? ''));
+        throw new StoreError(
+          'CONFLICT',
+          `A run with idempotency key ${JSON.stringify(input.idempotencyKey)} already exists (run ${existing?.id ?? '?'}); fetch that run instead of queueing another.`,
+          {
+            details: { idempotencyKey: input.idempotencyKey ?? null, runId: existing?.id ?? null },
+          },
+        );
+      },
+    );
   }
 
   /** The run with this id, or undefined. */
@@ -152,7 +172,13 @@ export class RunsRepository {
   async list(filter: RunListFilter = {}): Promise<Run[]> {
     const { limit, offset } = resolvePage(filter);
     return this.#ctx.read('list runs', (db) =>
-      db.select().from(runs).where(whereOf(filter)).orderBy(desc(runs.id)).limit(limit).offset(offset),
+      db
+        .select()
+        .from(runs)
+        .where(whereOf(filter))
+        .orderBy(desc(runs.id))
+        .limit(limit)
+        .offset(offset),
     );
   }
 
@@ -179,7 +205,12 @@ export class RunsRepository {
         .limit(1);
       const [row] = await db
         .update(runs)
-        .set({ status: 'running', workerId, startedAt: now, leaseExpiresAt: new Date(now.getTime() + leaseMs) })
+        .set({
+          status: 'running',
+          workerId,
+          startedAt: now,
+          leaseExpiresAt: new Date(now.getTime() + leaseMs),
+        })
         .where(and(sql`${runs.id} = (${oldest})`, eq(runs.status, 'queued')))
         .returning();
       return row;
@@ -212,7 +243,11 @@ export class RunsRepository {
   /** Records counters of a run in progress; NOT_FOUND if the id is unknown. */
   async updateProgress(id: number, progress: RunProgress): Promise<Run> {
     return this.#ctx.write('update run progress', async (db) => {
-      const [row] = await db.update(runs).set(progressFields(progress)).where(eq(runs.id, id)).returning();
+      const [row] = await db
+        .update(runs)
+        .set(progressFields(progress))
+        .where(eq(runs.id, id))
+        .returning();
       if (!row) throw notFound('run', id);
       return row;
     });
@@ -240,12 +275,18 @@ export class RunsRepository {
   /** Deletes finished runs (and their events) queued before `before`; returns how many. */
   async pruneOlderThan(before: Date): Promise<number> {
     return this.#ctx.write('prune runs', async (db) => {
-      const result = await db.delete(runs).where(and(lt(runs.queuedAt, before), notInArray(runs.status, ACTIVE)));
+      const result = await db
+        .delete(runs)
+        .where(and(lt(runs.queuedAt, before), notInArray(runs.status, ACTIVE)));
       return result.rowsAffected;
     });
   }
 
-  async #finish(id: number, workerId: string | undefined, fields: Partial<typeof runs.$inferInsert>): Promise<Run> {
+  async #finish(
+    id: number,
+    workerId: string | undefined,
+    fields: Partial<typeof runs.$inferInsert>,
+  ): Promise<Run> {
     const now = this.#ctx.now();
     return this.#ctx.write(`finish run ${id}`, async (db) => {
       const where = [eq(runs.id, id), inArray(runs.status, ACTIVE)];
@@ -261,7 +302,9 @@ export class RunsRepository {
       const message = ACTIVE.includes(current.status)
         ? `Run ${id} is now held by worker ${JSON.stringify(current.workerId)}, not ${JSON.stringify(workerId)}; its lease expired and another worker took it over.`
         : `Run ${id} already ended with status ${current.status}; a finished run cannot change.`;
-      throw new StoreError('CONFLICT', message, { details: { runId: id, status: current.status, workerId: current.workerId } });
+      throw new StoreError('CONFLICT', message, {
+        details: { runId: id, status: current.status, workerId: current.workerId },
+      });
     });
   }
 }

@@ -86,7 +86,11 @@ export class SchedulesRepository {
    * Claims the most overdue enabled schedule whose nextRunAt has come and whose lease is free or
    * expired, for `owner` during `leaseMs`; undefined when none is due. One atomic UPDATE.
    */
-  async claimDue(owner: string, leaseMs: number, now: Date = this.#ctx.now()): Promise<Schedule | undefined> {
+  async claimDue(
+    owner: string,
+    leaseMs: number,
+    now: Date = this.#ctx.now(),
+  ): Promise<Schedule | undefined> {
     return this.#ctx.write('claim a due schedule', async (db) => {
       const due = db
         .select({ id: schedules.id })
@@ -121,15 +125,25 @@ export class SchedulesRepository {
     return this.#ctx.write('record schedule run', async (db) => {
       const [row] = await db
         .update(schedules)
-        .set({ lastRunAt: ran.lastRunAt, nextRunAt: ran.nextRunAt, leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
+        .set({
+          lastRunAt: ran.lastRunAt,
+          nextRunAt: ran.nextRunAt,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          updatedAt: now,
+        })
         .where(and(eq(schedules.id, id), eq(schedules.leaseOwner, owner)))
         .returning();
       if (row) return row;
       const [current] = await db.select().from(schedules).where(eq(schedules.id, id));
       if (!current) throw notFound('schedule', id);
-      throw new StoreError('CONFLICT', `Schedule ${id} is not leased to ${JSON.stringify(owner)}; its lease expired or another process claimed it.`, {
-        details: { scheduleId: id, leaseOwner: current.leaseOwner },
-      });
+      throw new StoreError(
+        'CONFLICT',
+        `Schedule ${id} is not leased to ${JSON.stringify(owner)}; its lease expired or another process claimed it.`,
+        {
+          details: { scheduleId: id, leaseOwner: current.leaseOwner },
+        },
+      );
     });
   }
 

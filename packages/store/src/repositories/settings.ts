@@ -26,10 +26,14 @@ export class SettingsRepository {
     if (!schema) return row.value;
     const parsed = schema.safeParse(row.value);
     if (!parsed.success) {
-      throw new StoreError('INVALID_INPUT', `The stored setting ${JSON.stringify(key)} does not have the expected shape (${parsed.error.message}); set it again.`, {
-        details: { key },
-        cause: parsed.error,
-      });
+      throw new StoreError(
+        'INVALID_INPUT',
+        `The stored setting ${JSON.stringify(key)} does not have the expected shape (${parsed.error.message}); set it again.`,
+        {
+          details: { key },
+          cause: parsed.error,
+        },
+      );
     }
     return parsed.data;
   }
@@ -57,6 +61,8 @@ export class SettingsRepository {
 
   /** Every setting, by key. */
   async list(): Promise<Setting[]> {
-    return this.#ctx.read('list settings', (db) => db.select().from(settings).orderBy(asc(settings.key)));
+    return this.#ctx.read('list settings', (db) =>
+      db.select().from(settings).orderBy(asc(settings.key)),
+    );
   }
 }

@@ -29,9 +29,12 @@ export interface ToolFilter extends Page {
 function whereOf(filter: ToolFilter): SQL | undefined {
   const where: (SQL | undefined)[] = [];
   if (filter.serverId !== undefined) where.push(eq(tools.serverId, filter.serverId));
-  if (filter.environmentId !== undefined) where.push(eq(mcpServers.environmentId, filter.environmentId));
+  if (filter.environmentId !== undefined)
+    where.push(eq(mcpServers.environmentId, filter.environmentId));
   if (filter.query !== undefined && filter.query !== '') {
-    where.push(or(containsText(tools.name, filter.query), containsText(tools.description, filter.query)));
+    where.push(
+      or(containsText(tools.name, filter.query), containsText(tools.description, filter.query)),
+    );
   }
   return and(...where);
 }
@@ -51,13 +54,26 @@ export class ToolsRepository {
   async replaceForServer(serverId: number, list: readonly ToolInput[]): Promise<Tool[]> {
     const now = this.#ctx.now();
     return this.#ctx.write('replace tools of MCP server', async (db) => {
-      const [server] = await db.select({ id: mcpServers.id }).from(mcpServers).where(eq(mcpServers.id, serverId));
+      const [server] = await db
+        .select({ id: mcpServers.id })
+        .from(mcpServers)
+        .where(eq(mcpServers.id, serverId));
       if (!server) throw notFound('MCP server', serverId);
-      const removeStale = db
-        .delete(tools)
-        .where(and(eq(tools.serverId, serverId), notInArray(tools.name, list.map((t) => t.name))));
+      const removeStale = db.delete(tools).where(
+        and(
+          eq(tools.serverId, serverId),
+          notInArray(
+            tools.name,
+            list.map((t) => t.name),
+          ),
+        ),
+      );
       const upserts = list.map((tool) => {
-        const values = { description: tool.description ?? '', inputSchema: tool.inputSchema ?? {}, updatedAt: now };
+        const values = {
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema ?? {},
+          updatedAt: now,
+        };
         return db
           .insert(tools)
           .values({ serverId, name: tool.name, createdAt: now, ...values })
@@ -92,14 +108,22 @@ export class ToolsRepository {
     const { limit, offset } = resolvePage(filter, 1000);
     return this.#ctx.read('list tools', async (db) => {
       const rows = await db
-        .select({ tool: tools, serverName: mcpServers.name, environmentId: mcpServers.environmentId })
+        .select({
+          tool: tools,
+          serverName: mcpServers.name,
+          environmentId: mcpServers.environmentId,
+        })
         .from(tools)
         .innerJoin(mcpServers, eq(tools.serverId, mcpServers.id))
         .where(whereOf(filter))
         .orderBy(asc(mcpServers.name), asc(tools.name))
         .limit(limit)
         .offset(offset);
-      return rows.map((r) => ({ ...r.tool, serverName: r.serverName, environmentId: r.environmentId }));
+      return rows.map((r) => ({
+        ...r.tool,
+        serverName: r.serverName,
+        environmentId: r.environmentId,
+      }));
     });
   }
 

@@ -72,7 +72,8 @@ export class WorkflowRunsRepository {
     const { limit, offset } = resolvePage(filter);
     const where: SQL[] = [];
     if (filter.workflowId !== undefined) where.push(eq(workflowRuns.workflowId, filter.workflowId));
-    if (filter.workflowKey !== undefined) where.push(eq(workflowRuns.workflowKey, filter.workflowKey));
+    if (filter.workflowKey !== undefined)
+      where.push(eq(workflowRuns.workflowKey, filter.workflowKey));
     if (filter.status !== undefined) where.push(eq(workflowRuns.status, filter.status));
     return this.#ctx.read('list workflow runs', (db) =>
       db

@@ -33,20 +33,23 @@ export class WorkflowStepsRepository {
     const now = this.#ctx.now();
     const status = input.status ?? 'running';
     try {
-      return await this.#ctx.write(`start workflow step ${JSON.stringify(input.stepName)}`, async (db) => {
-        const [row] = await db
-          .insert(workflowSteps)
-          .values({
-            workflowRunId,
-            stepName: input.stepName,
-            type: input.type,
-            status,
-            input: input.input ?? null,
-            startedAt: status === 'pending' ? null : now,
-          })
-          .returning();
-        return row as WorkflowStep;
-      });
+      return await this.#ctx.write(
+        `start workflow step ${JSON.stringify(input.stepName)}`,
+        async (db) => {
+          const [row] = await db
+            .insert(workflowSteps)
+            .values({
+              workflowRunId,
+              stepName: input.stepName,
+              type: input.type,
+              status,
+              input: input.input ?? null,
+              startedAt: status === 'pending' ? null : now,
+            })
+            .returning();
+          return row as WorkflowStep;
+        },
+      );
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('workflow run', workflowRunId);
       throw err;
@@ -62,7 +65,11 @@ export class WorkflowStepsRepository {
     if (patch.error !== undefined) fields.error = patch.error;
     if (patch.status !== undefined && ENDED.includes(patch.status)) fields.completedAt = now;
     return this.#ctx.write('update workflow step', async (db) => {
-      const [row] = await db.update(workflowSteps).set(fields).where(eq(workflowSteps.id, id)).returning();
+      const [row] = await db
+        .update(workflowSteps)
+        .set(fields)
+        .where(eq(workflowSteps.id, id))
+        .returning();
       if (!row) throw notFound('workflow step', id);
       return row;
     });
@@ -79,7 +86,11 @@ export class WorkflowStepsRepository {
   /** The steps of a workflow run in the order they started. */
   async list(workflowRunId: number): Promise<WorkflowStep[]> {
     return this.#ctx.read('list workflow steps', (db) =>
-      db.select().from(workflowSteps).where(eq(workflowSteps.workflowRunId, workflowRunId)).orderBy(asc(workflowSteps.id)),
+      db
+        .select()
+        .from(workflowSteps)
+        .where(eq(workflowSteps.workflowRunId, workflowRunId))
+        .orderBy(asc(workflowSteps.id)),
     );
   }
 }

@@ -41,7 +41,10 @@ export class WorkflowsRepository {
       const [row] = await db
         .insert(workflows)
         .values({ environmentId, workflowId: input.workflowId, createdAt: now, ...values })
-        .onConflictDoUpdate({ target: [workflows.environmentId, workflows.workflowId], set: values })
+        .onConflictDoUpdate({
+          target: [workflows.environmentId, workflows.workflowId],
+          set: values,
+        })
         .returning();
       return row as Workflow;
     });
@@ -61,7 +64,9 @@ export class WorkflowsRepository {
       const [row] = await db
         .select()
         .from(workflows)
-        .where(and(eq(workflows.environmentId, environmentId), eq(workflows.workflowId, workflowId)));
+        .where(
+          and(eq(workflows.environmentId, environmentId), eq(workflows.workflowId, workflowId)),
+        );
       return row;
     });
   }
@@ -69,7 +74,8 @@ export class WorkflowsRepository {
   /** Workflows matching the filter, by environment then workflowId. */
   async list(filter: WorkflowFilter = {}): Promise<Workflow[]> {
     const where: SQL[] = [];
-    if (filter.environmentId !== undefined) where.push(eq(workflows.environmentId, filter.environmentId));
+    if (filter.environmentId !== undefined)
+      where.push(eq(workflows.environmentId, filter.environmentId));
     if (filter.enabled !== undefined) where.push(eq(workflows.enabled, filter.enabled));
     return this.#ctx.read('list workflows', (db) =>
       db
@@ -84,7 +90,11 @@ export class WorkflowsRepository {
   async setEnabled(id: number, enabled: boolean): Promise<Workflow> {
     const now = this.#ctx.now();
     return this.#ctx.write('enable or disable workflow', async (db) => {
-      const [row] = await db.update(workflows).set({ enabled, updatedAt: now }).where(eq(workflows.id, id)).returning();
+      const [row] = await db
+        .update(workflows)
+        .set({ enabled, updatedAt: now })
+        .where(eq(workflows.id, id))
+        .returning();
       if (!row) throw notFound('workflow', id);
       return row;
     });
@@ -103,7 +113,12 @@ export class WorkflowsRepository {
     return this.#ctx.write('delete stale workflows', async (db) => {
       const result = await db
         .delete(workflows)
-        .where(and(eq(workflows.environmentId, environmentId), notInArray(workflows.workflowId, [...keep])));
+        .where(
+          and(
+            eq(workflows.environmentId, environmentId),
+            notInArray(workflows.workflowId, [...keep]),
+          ),
+        );
       return result.rowsAffected;
     });
   }

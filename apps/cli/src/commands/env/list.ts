@@ -42,7 +42,14 @@ export default class EnvList extends JunctionCommand {
         this.log(
           formatTable(
             ['NAME', 'AGENTS', 'MCP CONFIGS', 'SERVERS', 'TOOLS', 'LAST SYNC'],
-            rows.map((r) => [r.name, r.agents, r.mcp_configs, r.mcp_servers, r.tools, r.last_synced_at ?? 'never']),
+            rows.map((r) => [
+              r.name,
+              r.agents,
+              r.mcp_configs,
+              r.mcp_servers,
+              r.tools,
+              r.last_synced_at ?? 'never',
+            ]),
           ),
         );
       }
