@@ -31,11 +31,28 @@ const VARIABLES_HEADER =
   '# One NAME: value per line. A process environment variable of the same name overrides\n' +
   '# a value here (system variables such as PATH and HOME never do).\n';
 
+/** The third-party tool server of the example environment, pinned so a sync is repeatable. */
+export const EXAMPLE_FILESYSTEM_SERVER = '@modelcontextprotocol/server-filesystem@2026.8.31';
+
+const EXAMPLE_TEMPLATE = `${JSON.stringify(
+  {
+    description: 'Example: files under FILESYSTEM_ROOT (see variables.yml), served by the MCP filesystem server.',
+    mcpServers: {
+      filesystem: {
+        command: 'npx',
+        args: ['-y', EXAMPLE_FILESYSTEM_SERVER, '{{ .FILESYSTEM_ROOT }}'],
+      },
+    },
+  },
+  null,
+  2,
+)}\n`;
+
 const EXAMPLE_AGENT = promptFileText({
   name: 'assistant',
   description: 'A general-purpose assistant. Edit this file to make it your own.',
   maxSteps: 10,
-  tools: [],
+  tools: ['list_directory', 'read_text_file'],
   prompt:
     '{{role "system"}}\n' +
     'You are {{agentName}}, a careful and concise assistant working in the "{{environment}}" environment.\n' +
@@ -81,7 +98,7 @@ export class Workspace {
     this.paths = paths;
   }
 
-  /** Creates the config folder, config.yaml, the default environment and an example agent; never overwrites, safe to repeat. */
+  /** Creates the config folder, config.yaml, the default environment with an example MCP template and agent; never overwrites, safe to repeat. */
   async init(): Promise<InitResult> {
     const result: InitResult = { created: [], existing: [] };
     const makeDir = async (dir: string): Promise<void> => {
@@ -110,7 +127,13 @@ export class Workspace {
     await makeDir(envDir);
     await makeDir(path.join(envDir, 'agents'));
     await makeDir(path.join(envDir, 'workflows'));
-    await makeFile(this.variablesFile(DEFAULT_ENVIRONMENT), VARIABLES_HEADER);
+    const files = path.join(this.paths.configHome, 'files');
+    await makeDir(files);
+    await makeFile(
+      this.variablesFile(DEFAULT_ENVIRONMENT),
+      `${VARIABLES_HEADER}FILESYSTEM_ROOT: ${JSON.stringify(files)}\n`,
+    );
+    await makeFile(path.join(envDir, 'filesystem.json'), EXAMPLE_TEMPLATE);
     await makeFile(this.agentFile(DEFAULT_ENVIRONMENT, 'assistant'), EXAMPLE_AGENT);
     return result;
   }

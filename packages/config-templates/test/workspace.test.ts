@@ -23,14 +23,21 @@ describe('Workspace.init', () => {
       env,
       path.join(env, 'agents'),
       path.join(env, 'workflows'),
+      path.join(ws.paths.configHome, 'files'),
       path.join(env, 'variables.yml'),
+      path.join(env, 'filesystem.json'),
       path.join(env, 'agents', 'assistant.prompt'),
     ]);
     expect(await readFile(ws.paths.configFile, 'utf8')).toBe(defaultConfigYaml(ws.paths));
     expect(await ws.listEnvironments()).toEqual(['default']);
-    expect(await ws.readVariables('default')).toEqual({});
+    expect(await ws.readVariables('default')).toEqual({
+      FILESYSTEM_ROOT: path.join(ws.paths.configHome, 'files'),
+    });
+    const template = await readFile(path.join(env, 'filesystem.json'), 'utf8');
+    expect(JSON.parse(template).mcpServers.filesystem.args).toContain('{{ .FILESYSTEM_ROOT }}');
     const agent = await parsePromptFile(path.join(env, 'agents', 'assistant.prompt'));
     expect(agent.name).toBe('assistant');
+    expect(agent.tools).toEqual(['list_directory', 'read_text_file']);
     expect(agent.maxSteps).toBe(10);
   });
 
