@@ -20,6 +20,14 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   CONFLICT: 5,
   // the store
   STORE_OPEN_FAILED: 6,
+  // a sync that could not finish, or finished with failures
+  SYNC_INCOMPLETE: 7,
+  // agents and tools
+  AGENT_INVALID: 3,
+  AGENT_EXISTS: 5,
+  TOOL_NOT_FOUND: 4,
+  TOOL_AMBIGUOUS: 4,
+  SUB_AGENT_NOT_FOUND: 4,
 };
 
 /** Exit code for an error code; 1 for anything unlisted. */

@@ -1,0 +1,135 @@
+import { Args, Flags } from '@oclif/core';
+import type { SyncReport } from '@junction/agent-core';
+import { JunctionCommand } from '../base-command.js';
+
+/** A list of names cut to fit a table cell. */
+function brief(names: string[], width = 40): string {
+  const text = names.join(',');
+  return text.length <= width ? text : `${text.slice(0, width - 1)}… (${names.length})`;
+}
+
+export default class Sync extends JunctionCommand {
+  static override description =
+    'Render the MCP templates of an environment, list the tools of every server, and store servers, tools and agents. ' +
+    'Exits 7 when any config, server or agent failed (the rest are still synced).';
+
+  static override examples = [
+    '<%= config.bin %> sync default',
+    '<%= config.bin %> sync prod --dry-run',
+    '<%= config.bin %> sync default --json',
+  ];
+
+  static override args = {
+    environment: Args.string({ description: 'environment to sync', required: true }),
+  };
+
+  static override flags = {
+    'dry-run': Flags.boolean({
+      description: 'show what would change without writing to the store',
+    }),
+    timeout: Flags.integer({
+      description: 'seconds to wait for each server to start and list its tools',
+      default: 60,
+      min: 1,
+    }),
+  };
+
+  static override enableJsonFlag = true;
+
+  async run(): Promise<SyncReport> {
+    const { args, flags } = await this.parse(Sync);
+    const { createContext } = await import('../context.js');
+    const { McpClientPool, syncEnvironment } = await import('@junction/agent-core');
+    const { formatTable } = await import('../table.js');
+    const ctx = await createContext();
+    const pool = new McpClientPool({
+      connectTimeoutMs: flags.timeout * 1000,
+      requestTimeoutMs: flags.timeout * 1000,
+      clientName: 'junction',
+    });
+    let report: SyncReport;
+    try {
+      if (!this.jsonEnabled()) {
+        this.log(
+          `${flags['dry-run'] ? 'Dry run: ' : ''}syncing environment "${args.environment}"…`,
+        );
+      }
+      report = await syncEnvironment({
+        workspace: ctx.workspace,
+        store: await ctx.store(),
+        pool,
+        environment: args.environment,
+        dryRun: flags['dry-run'],
+        onProgress: (event) => {
+          if (event.type === 'server') {
+            const s = event.server;
+            this.log(
+              `  server  ${s.config}/${s.name}  ${s.status}  ${s.tools} tools` +
+                (s.error ? `  — ${s.error}` : ''),
+            );
+          } else if (event.type === 'config') {
+            const c = event.config;
+            this.log(
+              `config  ${c.name}  ${c.status}  ${c.servers.length} servers` +
+                (c.error ? `  — ${c.error}` : ''),
+            );
+          } else {
+            const a = event.agent;
+            this.log(
+              `agent   ${a.name}  ${a.status}  (${a.change})` + (a.error ? `  — ${a.error}` : ''),
+            );
+          }
+        },
+      });
+    } finally {
+      await pool.closeAll();
+      await ctx.close();
+    }
+    if (this.jsonEnabled()) {
+      if (!report.ok) {
+        this.logJson(report);
+        return this.exit(7);
+      }
+      return report;
+    }
+    const rows: Array<Array<string | number>> = [];
+    for (const c of report.configs) {
+      if (c.servers.length === 0) rows.push([c.name, '-', c.status, c.change, 0, '', '']);
+      for (const s of c.servers) {
+        rows.push([
+          c.name,
+          s.name,
+          s.status,
+          s.change,
+          s.tools,
+          brief(s.toolsAdded),
+          brief(s.toolsRemoved),
+        ]);
+      }
+    }
+    for (const name of report.removedServers)
+      rows.push(['', name, 'removed', 'removed', 0, '', '']);
+    this.log('');
+    if (rows.length > 0) {
+      this.log(
+        formatTable(['CONFIG', 'SERVER', 'STATUS', 'CHANGE', 'TOOLS', 'ADDED', 'REMOVED'], rows),
+      );
+    }
+    const t = report.totals;
+    this.log(
+      `\n${report.dryRun ? 'Would sync' : 'Synced'} ${t.configs} configs, ${t.servers} servers (${t.failedServers} failed), ` +
+        `${t.tools} tools, ${t.agents} agents (${t.failedAgents} failed)` +
+        (report.removedAgents.length
+          ? `; removed agents: ${report.removedAgents.join(', ')}`
+          : '') +
+        (report.removedConfigs.length
+          ? `; removed configs: ${report.removedConfigs.join(', ')}`
+          : ''),
+    );
+    if (!report.ok) {
+      this.logToStderr('Some configs, servers or agents failed; see the lines above.');
+      return this.exit(7);
+    }
+    return report;
+  }
+}

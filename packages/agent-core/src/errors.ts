@@ -1,0 +1,46 @@
+/** Stable codes of every error agent-core raises. */
+export const AGENT_CORE_ERROR_CODES = [
+  'MCP_CONNECT_FAILED',
+  'MCP_TIMEOUT',
+  'MCP_SERVER_EXITED',
+  'MCP_REQUEST_FAILED',
+  'MCP_POOL_CLOSED',
+  'ENVIRONMENT_NOT_FOUND',
+  'AGENT_NOT_FOUND',
+  'AGENT_INVALID',
+  'AGENT_EXISTS',
+  'TOOL_NOT_FOUND',
+  'TOOL_AMBIGUOUS',
+  'SUB_AGENT_NOT_FOUND',
+  'TEMPLATE_VARIABLE_MISSING',
+] as const;
+
+export type AgentCoreErrorCode = (typeof AGENT_CORE_ERROR_CODES)[number];
+
+/** An agent-core failure: a stable code, a message that says what to do, JSON-safe details. */
+export class AgentCoreError extends Error {
+  readonly code: AgentCoreErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(
+    code: AgentCoreErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AgentCoreError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The JSON shape surfaces print. */
+  toJSON(): { code: string; message: string; details: Record<string, unknown> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** True when err is an AgentCoreError (optionally with the given code). */
+export function isAgentCoreError(err: unknown, code?: AgentCoreErrorCode): err is AgentCoreError {
+  return err instanceof AgentCoreError && (code === undefined || err.code === code);
+}

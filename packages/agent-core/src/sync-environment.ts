@@ -1,0 +1,605 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  AgentDefinition,
+  McpServer,
+  McpTemplate,
+  Workspace,
+} from '@junction/config-templates';
+import {
+  hashTemplate,
+  isConfigTemplatesError,
+  parseMcpTemplate,
+  parsePromptFile,
+  renderTemplate,
+  templateName,
+} from '@junction/config-templates';
+import type { Agent, McpServer as StoredServer, Store } from '@junction/store';
+import type { Logger } from '@junction/telemetry';
+import {
+  agentInputOf,
+  agentMatches,
+  buildToolIndex,
+  checkSubAgents,
+  resolveTools,
+  storedToolIndex,
+  type ToolIndex,
+  type ToolRef,
+} from './agent-registry.js';
+import { AgentCoreError } from './errors.js';
+import type { DiscoveredTool, McpServerSpec } from './mcp-client-pool.js';
+
+/** What sync needs of an MCP client pool. */
+export interface ToolLister {
+  listTools(
+    key: string,
+    spec: McpServerSpec,
+    options?: { timeoutMs?: number },
+  ): Promise<DiscoveredTool[]>;
+}
+
+export type Change = 'added' | 'updated' | 'unchanged';
+
+export interface ServerReport {
+  name: string;
+  config: string;
+  transport: 'stdio' | 'http';
+  status: 'connected' | 'error';
+  error?: string;
+  change: Change;
+  tools: number;
+  toolsAdded: string[];
+  toolsRemoved: string[];
+}
+
+export interface ConfigReport {
+  name: string;
+  file: string;
+  status: 'synced' | 'error';
+  error?: string;
+  change: Change;
+  servers: ServerReport[];
+}
+
+export interface AgentReport {
+  name: string;
+  file: string;
+  status: 'synced' | 'error';
+  error?: string;
+  change: Change;
+  tools: string[];
+  agents: string[];
+}
+
+export interface SyncReport {
+  environment: string;
+  dryRun: boolean;
+  /** False when any config, server or agent failed. */
+  ok: boolean;
+  configs: ConfigReport[];
+  removedConfigs: string[];
+  removedServers: string[];
+  agents: AgentReport[];
+  removedAgents: string[];
+  totals: {
+    configs: number;
+    servers: number;
+    failedServers: number;
+    tools: number;
+    agents: number;
+    failedAgents: number;
+  };
+}
+
+export type SyncProgress =
+  | { type: 'server'; server: ServerReport }
+  | { type: 'config'; config: ConfigReport }
+  | { type: 'agent'; agent: AgentReport };
+
+export interface SyncOptions {
+  workspace: Workspace;
+  store: Store;
+  pool: ToolLister;
+  environment: string;
+  processEnv?: NodeJS.ProcessEnv;
+  /** Work out and report every change without writing to the store. */
+  dryRun?: boolean;
+  /** Servers connected at once. */
+  concurrency?: number;
+  listTimeoutMs?: number;
+  logger?: Logger;
+  onProgress?: (event: SyncProgress) => void;
+  now?: () => Date;
+}
+
+interface LoadedConfig {
+  name: string;
+  file: string;
+  hash: string;
+  template?: McpTemplate;
+  error?: string;
+}
+
+interface ServerOutcome {
+  report: ServerReport;
+  /** The name was taken by an earlier template: nothing of it is stored. */
+  duplicate?: boolean;
+  spec: McpServerSpec;
+  tools: DiscoveredTool[];
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The pool key of a server: environments never share connections. */
+export function serverKey(environment: string, server: string): string {
+  return `${environment}/${server}`;
+}
+
+/** The spec the MCP client pool connects with, from a rendered template entry. */
+export function serverSpec(name: string, server: McpServer): McpServerSpec {
+  return server.transport === 'stdio'
+    ? {
+        name,
+        transport: 'stdio',
+        command: server.command,
+        args: server.args,
+        env: server.env,
+        ...(server.cwd ? { cwd: server.cwd } : {}),
+      }
+    : { name, transport: 'http', url: server.url, headers: server.headers };
+}
+
+/**
+ * Renders every template of the environment, first of all: one missing variable anywhere
+ * stops the sync before anything is written, with every missing name and file listed.
+ */
+async function loadConfigs(
+  workspace: Workspace,
+  environment: string,
+  processEnv: NodeJS.ProcessEnv,
+): Promise<LoadedConfig[]> {
+  const variables = await workspace.readVariables(environment);
+  const configs: LoadedConfig[] = [];
+  const missing: Array<{ file: string; variables: string[] }> = [];
+  for (const file of await workspace.listTemplateFiles(environment)) {
+    const source = await readFile(file, 'utf8');
+    const config: LoadedConfig = { name: templateName(file), file, hash: hashTemplate(source) };
+    try {
+      config.template = parseMcpTemplate(
+        renderTemplate(source, { variables, processEnv, file }),
+        file,
+      );
+    } catch (err) {
+      if (isConfigTemplatesError(err, 'TEMPLATE_VARIABLE_MISSING')) {
+        const names = (err.details.missing as Array<{ variables: string[] }>)[0]?.variables ?? [];
+        missing.push({ file, variables: names });
+      } else {
+        config.error = messageOf(err);
+      }
+    }
+    configs.push(config);
+  }
+  if (missing.length > 0) {
+    const lines = missing.map((m) => `  ${m.file}: ${m.variables.join(', ')}`).join('\n');
+    throw new AgentCoreError(
+      'TEMPLATE_VARIABLE_MISSING',
+      `Environment "${environment}" cannot be synced: missing template variables\n${lines}\n` +
+        `Add them to ${workspace.variablesFile(environment)} (or the process environment) and sync again. Nothing was changed.`,
+      { environment, missing },
+    );
+  }
+  return configs;
+}
+
+async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function serverChange(stored: StoredServer | undefined, spec: McpServerSpec): Change {
+  if (!stored) return 'added';
+  const same =
+    stored.transport === spec.transport &&
+    (stored.command ?? undefined) === spec.command &&
+    JSON.stringify(stored.args ?? []) === JSON.stringify(spec.args ?? []) &&
+    JSON.stringify(stored.env ?? {}) === JSON.stringify(spec.env ?? {}) &&
+    (stored.cwd ?? undefined) === spec.cwd &&
+    (stored.url ?? undefined) === spec.url &&
+    JSON.stringify(stored.headers ?? {}) === JSON.stringify(spec.headers ?? {});
+  return same ? 'unchanged' : 'updated';
+}
+
+/**
+ * Syncs one environment: renders its templates, lists the tools of every server, and makes
+ * the store match the files: adds what is new, updates what changed, removes exactly what
+ * disappeared. A failing config, server or agent is reported while the rest still sync.
+ * Files are never written or deleted.
+ */
+export async function syncEnvironment(options: SyncOptions): Promise<SyncReport> {
+  const { workspace, store, pool, environment } = options;
+  const dryRun = options.dryRun ?? false;
+  const now = options.now ?? (() => new Date());
+  const emit = options.onProgress ?? ((): void => undefined);
+  const log = options.logger;
+
+  if (!(await workspace.hasEnvironment(environment))) {
+    const known = await workspace.listEnvironments();
+    throw new AgentCoreError(
+      'ENVIRONMENT_NOT_FOUND',
+      `Environment "${environment}" does not exist (known: ${known.join(', ') || 'none'}). ` +
+        `Create it with \`junction env create ${environment}\`.`,
+      { environment, known },
+    );
+  }
+  const configs = await loadConfigs(workspace, environment, options.processEnv ?? process.env);
+
+  const env = dryRun
+    ? await store.environments.getByName(environment)
+    : await store.environments.ensure(environment);
+  const storedConfigs = env ? await store.mcpConfigs.list({ environmentId: env.id }) : [];
+  const storedServers = env ? await store.mcpServers.list({ environmentId: env.id }) : [];
+  const storedTools = env ? await store.tools.list({ environmentId: env.id, limit: 10_000 }) : [];
+  const storedAgents = env ? await store.agents.list({ environmentId: env.id, limit: 10_000 }) : [];
+  const serverByName = new Map(storedServers.map((s) => [s.name, s]));
+  const toolsByServer = new Map<string, string[]>();
+  for (const t of storedTools)
+    toolsByServer.set(t.serverName, [...(toolsByServer.get(t.serverName) ?? []), t.name]);
+
+  // Servers named twice across templates: the first file (in name order) keeps the name.
+  const owner = new Map<string, string>();
+  const reports: ConfigReport[] = [];
+  const outcomes: ServerOutcome[] = [];
+  for (const config of configs) {
+    const storedConfig = storedConfigs.find((c) => c.name === config.name);
+    const report: ConfigReport = {
+      name: config.name,
+      file: config.file,
+      status: config.error ? 'error' : 'synced',
+      ...(config.error ? { error: config.error } : {}),
+      change: !storedConfig
+        ? 'added'
+        : storedConfig.templateHash === config.hash
+          ? 'unchanged'
+          : 'updated',
+      servers: [],
+    };
+    reports.push(report);
+    if (!config.template) continue;
+    const entries = Object.entries(config.template.servers);
+    const results = await mapLimit(entries, options.concurrency ?? 4, async ([name, server]) => {
+      const spec = serverSpec(name, server);
+      const base = { name, config: config.name, transport: spec.transport };
+      const previous = owner.get(name);
+      if (previous && previous !== config.name) {
+        return {
+          spec,
+          tools: [],
+          duplicate: true,
+          report: {
+            ...base,
+            status: 'error',
+            error: `Server name "${name}" is already defined in ${previous}.json; rename one of them.`,
+            change: 'unchanged',
+            tools: 0,
+            toolsAdded: [],
+            toolsRemoved: [],
+          },
+        } satisfies ServerOutcome;
+      }
+      owner.set(name, config.name);
+      const stored = serverByName.get(name);
+      const before = toolsByServer.get(name) ?? [];
+      const change = serverChange(stored, spec);
+      try {
+        const tools = await pool.listTools(serverKey(environment, name), spec, {
+          ...(options.listTimeoutMs ? { timeoutMs: options.listTimeoutMs } : {}),
+        });
+        const names = tools.map((t) => t.name);
+        const outcome: ServerOutcome = {
+          spec,
+          tools,
+          report: {
+            ...base,
+            status: 'connected',
+            change,
+            tools: tools.length,
+            toolsAdded: names.filter((n) => !before.includes(n)),
+            toolsRemoved: before.filter((n) => !names.includes(n)),
+          },
+        };
+        emit({ type: 'server', server: outcome.report });
+        return outcome;
+      } catch (err) {
+        const outcome: ServerOutcome = {
+          spec,
+          tools: [],
+          report: {
+            ...base,
+            status: 'error',
+            error: messageOf(err),
+            change,
+            // A failed server keeps the tools it had, so agents keep their bindings.
+            tools: before.length,
+            toolsAdded: [],
+            toolsRemoved: [],
+          },
+        };
+        log?.warn('MCP server failed during sync', {
+          environment,
+          server: name,
+          error: outcome.report.error,
+        });
+        emit({ type: 'server', server: outcome.report });
+        return outcome;
+      }
+    });
+    report.servers = results.map((r) => r.report);
+    outcomes.push(...results.filter((r) => !r.duplicate));
+    emit({ type: 'config', config: report });
+  }
+
+  // Exactly what disappeared: configs whose file is gone, servers no longer in a readable
+  // template. A config that failed to parse keeps its servers until it is fixed.
+  const configNames = configs.map((c) => c.name);
+  const brokenConfigs = new Set(configs.filter((c) => !c.template).map((c) => c.name));
+  const configIdToName = new Map(storedConfigs.map((c) => [c.id, c.name]));
+  const keepServers = new Set(outcomes.map((o) => o.report.name));
+  for (const s of storedServers) {
+    const cfg = s.configId ? configIdToName.get(s.configId) : undefined;
+    if (cfg && brokenConfigs.has(cfg)) keepServers.add(s.name);
+  }
+  const removedConfigs = storedConfigs
+    .filter((c) => !configNames.includes(c.name))
+    .map((c) => c.name);
+  const removedServers = storedServers.filter((s) => !keepServers.has(s.name)).map((s) => s.name);
+
+  if (!dryRun && env) {
+    const at = now();
+    const configIds = new Map<string, number>();
+    for (const config of configs) {
+      const row = await store.mcpConfigs.upsert(env.id, {
+        name: config.name,
+        path: config.file,
+        templateHash: config.hash,
+        status: config.template ? 'synced' : 'error',
+        lastError: config.error ?? null,
+        lastSyncedAt: at,
+      });
+      configIds.set(config.name, row.id);
+    }
+    await store.mcpServers.deleteExcept(env.id, [...keepServers]);
+    await store.mcpConfigs.deleteExcept(env.id, configNames);
+    for (const o of outcomes) {
+      const s = o.spec;
+      const row = await store.mcpServers.upsert(env.id, {
+        name: s.name,
+        transport: s.transport,
+        configId: configIds.get(o.report.config) ?? null,
+        command: s.command ?? null,
+        args: s.args ?? [],
+        env: s.env ?? {},
+        cwd: s.cwd ?? null,
+        url: s.url ?? null,
+        headers: s.headers ?? {},
+        status: o.report.status,
+        lastError: o.report.error ?? null,
+      });
+      if (o.report.status === 'connected') {
+        await store.tools.replaceForServer(
+          row.id,
+          o.tools.map((t) => ({
+            name: t.name,
+            ...(t.description !== null ? { description: t.description } : {}),
+            inputSchema: t.inputSchema,
+          })),
+        );
+      }
+    }
+  }
+
+  // Agents resolve against the environment's tools as they are after this sync.
+  let toolIndex: ToolIndex;
+  if (!dryRun && env) {
+    toolIndex = await storedToolIndex(store, env.id);
+  } else {
+    const refs: ToolRef[] = [];
+    for (const o of outcomes) {
+      const names =
+        o.report.status === 'connected'
+          ? o.tools.map((t) => t.name)
+          : (toolsByServer.get(o.report.name) ?? []);
+      for (const name of names) refs.push({ name, server: o.report.name });
+    }
+    for (const s of storedServers) {
+      if (keepServers.has(s.name) && !outcomes.some((o) => o.report.name === s.name)) {
+        for (const name of toolsByServer.get(s.name) ?? []) refs.push({ name, server: s.name });
+      }
+    }
+    toolIndex = buildToolIndex(refs);
+  }
+  const agentResult = await syncAgents({
+    store,
+    workspace,
+    environment,
+    environmentId: env?.id,
+    storedAgents,
+    toolIndex,
+    dryRun,
+    emit,
+  });
+
+  if (!dryRun && env) await store.environments.markSynced(env.id, now());
+
+  const servers = reports.flatMap((c) => c.servers);
+  const report: SyncReport = {
+    environment,
+    dryRun,
+    ok:
+      reports.every((c) => c.status === 'synced') &&
+      servers.every((s) => s.status === 'connected') &&
+      agentResult.agents.every((a) => a.status === 'synced'),
+    configs: reports,
+    removedConfigs,
+    removedServers,
+    agents: agentResult.agents,
+    removedAgents: agentResult.removed,
+    totals: {
+      configs: reports.length,
+      servers: servers.length,
+      failedServers: servers.filter((s) => s.status === 'error').length,
+      tools: servers.reduce((n, s) => n + s.tools, 0),
+      agents: agentResult.agents.length,
+      failedAgents: agentResult.agents.filter((a) => a.status === 'error').length,
+    },
+  };
+  log?.info('environment synced', {
+    environment,
+    dry_run: dryRun,
+    ok: report.ok,
+    ...report.totals,
+  });
+  return report;
+}
+
+interface SyncAgentsInput {
+  store: Store;
+  workspace: Workspace;
+  environment: string;
+  environmentId: number | undefined;
+  storedAgents: Agent[];
+  toolIndex: ToolIndex;
+  dryRun: boolean;
+  emit: (event: SyncProgress) => void;
+}
+
+async function syncAgents(
+  input: SyncAgentsInput,
+): Promise<{ agents: AgentReport[]; removed: string[] }> {
+  const { store, workspace, environment, environmentId, storedAgents, toolIndex, dryRun } = input;
+  const files = await workspace.listPromptFiles(environment);
+  const storedByName = new Map(storedAgents.map((a) => [a.name, a]));
+  const reports = new Map<string, AgentReport>();
+  const defs = new Map<string, AgentDefinition>();
+  const bound = new Map<string, ToolRef[]>();
+  const presentNames = new Set<string>();
+  const failed: AgentReport[] = [];
+
+  for (const file of files) {
+    const stem = path.basename(file, '.prompt');
+    presentNames.add(stem);
+    let def: AgentDefinition;
+    try {
+      def = await parsePromptFile(file);
+    } catch (err) {
+      failed.push({
+        name: stem,
+        file,
+        status: 'error',
+        error: messageOf(err),
+        change: 'unchanged',
+        tools: [],
+        agents: [],
+      });
+      continue;
+    }
+    presentNames.add(def.name);
+    const base = { name: def.name, file, tools: def.tools, agents: def.agents };
+    if (defs.has(def.name)) {
+      failed.push({
+        ...base,
+        status: 'error',
+        error: `Agent name "${def.name}" is also used by ${defs.get(def.name)?.path}; names must be unique in an environment.`,
+        change: 'unchanged',
+      });
+      continue;
+    }
+    try {
+      bound.set(def.name, resolveTools(def, toolIndex));
+      defs.set(def.name, def);
+    } catch (err) {
+      failed.push({ ...base, status: 'error', error: messageOf(err), change: 'unchanged' });
+    }
+  }
+  // Sub-agents must be agents that sync now; drop failures until nothing changes.
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const [name, def] of defs) {
+      try {
+        checkSubAgents(def, new Set(defs.keys()));
+      } catch (err) {
+        failed.push({
+          name,
+          file: def.path,
+          tools: def.tools,
+          agents: def.agents,
+          status: 'error',
+          error: messageOf(err),
+          change: 'unchanged',
+        });
+        defs.delete(name);
+        changed = true;
+      }
+    }
+  }
+
+  const ids = new Map<string, number>();
+  for (const [name, def] of defs) {
+    const stored = storedByName.get(name);
+    let change: Change = 'added';
+    if (stored) {
+      const toolIds = await store.agents.getToolIds(stored.id);
+      const subIds = await store.agents.getSubAgentIds(stored.id);
+      const newToolIds = (bound.get(name) ?? []).map((t) => t.id);
+      const sameTools =
+        !dryRun && JSON.stringify([...toolIds].sort()) === JSON.stringify([...newToolIds].sort());
+      const subNames = subIds.map((id) => storedAgents.find((a) => a.id === id)?.name).sort();
+      const sameSubs = JSON.stringify(subNames) === JSON.stringify([...def.agents].sort());
+      change =
+        agentMatches(stored, def) && (dryRun || sameTools) && sameSubs ? 'unchanged' : 'updated';
+    }
+    reports.set(name, {
+      name,
+      file: def.path,
+      status: 'synced',
+      change,
+      tools: def.tools,
+      agents: def.agents,
+    });
+    if (!dryRun && environmentId !== undefined) {
+      const agent = await store.agents.upsert(environmentId, agentInputOf(def));
+      ids.set(name, agent.id);
+      await store.agents.setToolIds(
+        agent.id,
+        (bound.get(name) ?? []).map((t) => t.id as number),
+      );
+    }
+  }
+  if (!dryRun && environmentId !== undefined) {
+    for (const [name, def] of defs) {
+      await store.agents.setSubAgentIds(
+        ids.get(name) as number,
+        def.agents.map((sub) => ids.get(sub) as number),
+      );
+    }
+  }
+  const removed = storedAgents.filter((a) => !presentNames.has(a.name)).map((a) => a.name);
+  if (!dryRun && environmentId !== undefined) {
+    await store.agents.deleteExcept(environmentId, [...presentNames]);
+  }
+  const all = [...reports.values(), ...failed].sort((a, b) => a.name.localeCompare(b.name));
+  for (const agent of all) input.emit({ type: 'agent', agent });
+  return { agents: all, removed };
+}

@@ -1,0 +1,299 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { resolvePaths, Workspace } from '@junction/config-templates';
+import { openStore, type Store } from '@junction/store';
+import { McpClientPool } from '../src/mcp-client-pool.js';
+import { syncEnvironment, type SyncProgress, type SyncReport } from '../src/sync-environment.js';
+import { fixtureServerPath } from './fixture-server.js';
+
+const require = createRequire(import.meta.url);
+const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+let home: string;
+let workspace: Workspace;
+let store: Store;
+let pool: McpClientPool;
+const ENV = 'default';
+
+function envDir(): string {
+  return workspace.environmentDir(ENV);
+}
+
+function writeTemplate(name: string, servers: Record<string, unknown>): void {
+  writeFileSync(
+    path.join(envDir(), `${name}.json`),
+    JSON.stringify({ mcpServers: servers }, null, 2),
+  );
+}
+
+function fixture(...args: string[]): Record<string, unknown> {
+  return { command: process.execPath, args: [fixtureServerPath, ...args] };
+}
+
+function writeAgent(
+  name: string,
+  frontMatter: string,
+  body = '{{role "system"}}\nYou help.\n{{role "user"}}\n{{userInput}}\n',
+): void {
+  writeFileSync(
+    path.join(envDir(), 'agents', `${name}.prompt`),
+    `---\n${frontMatter}\n---\n${body}`,
+  );
+}
+
+async function sync(
+  extra: Partial<Parameters<typeof syncEnvironment>[0]> = {},
+): Promise<SyncReport> {
+  return syncEnvironment({ workspace, store, pool, environment: ENV, processEnv: {}, ...extra });
+}
+
+async function toolNames(server: string): Promise<string[]> {
+  const env = await store.environments.getByName(ENV);
+  const s = await store.mcpServers.getByName(env!.id, server);
+  if (!s) return [];
+  return (await store.tools.list({ serverId: s.id })).map((t) => t.name).sort();
+}
+
+beforeEach(async () => {
+  home = mkdtempSync(path.join(os.tmpdir(), 'junction-sync-'));
+  workspace = new Workspace(resolvePaths({ XDG_CONFIG_HOME: home }));
+  await workspace.init();
+  // The example agent of `init` is not what these tests are about.
+  for (const f of readdirSync(path.join(envDir(), 'agents')))
+    rmSync(path.join(envDir(), 'agents', f));
+  for (const f of readdirSync(envDir()).filter((f) => f.endsWith('.json')))
+    rmSync(path.join(envDir(), f));
+  store = await openStore({ url: ':memory:' });
+  pool = new McpClientPool({ connectTimeoutMs: 2_000, requestTimeoutMs: 2_000 });
+});
+
+afterEach(async () => {
+  await pool.closeAll();
+  await store.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('syncEnvironment', () => {
+  it('stores configs, servers, tools and agents from a full sync, with progress as it goes', async () => {
+    writeTemplate('local', {
+      calc: fixture('--tools', 'add,echo'),
+      files: { command: process.execPath, args: [filesystemServer, home] },
+    });
+    writeAgent(
+      'helper',
+      'model: openai/gpt-4o-mini\nmetadata:\n  description: Adds numbers\ntools: [add, __echo, list_directory]',
+    );
+    const events: SyncProgress[] = [];
+    const report = await sync({ onProgress: (e) => events.push(e) });
+
+    expect(report.ok).toBe(true);
+    expect(report.configs).toHaveLength(1);
+    expect(report.configs[0]!.servers.map((s) => [s.name, s.status]).sort()).toEqual([
+      ['calc', 'connected'],
+      ['files', 'connected'],
+    ]);
+    expect(await toolNames('calc')).toEqual(['add', 'echo']);
+    expect(await toolNames('files')).toContain('list_directory');
+    const env = await store.environments.getByName(ENV);
+    expect(env!.lastSyncedAt).toBeInstanceOf(Date);
+    const agent = await store.agents.getByName(env!.id, 'helper');
+    expect(agent!.model).toBe('openai/gpt-4o-mini');
+    expect((await store.agents.listTools(agent!.id)).map((t) => t.name).sort()).toEqual([
+      'add',
+      'echo',
+      'list_directory',
+    ]);
+    expect(events.filter((e) => e.type === 'server')).toHaveLength(2);
+    expect(events.some((e) => e.type === 'agent' && e.agent.name === 'helper')).toBe(true);
+  });
+
+  it('re-sync removes exactly the tool that disappeared and keeps the agent binding ids', async () => {
+    writeTemplate('local', { calc: fixture('--tools', 'add,echo,upper') });
+    writeAgent('helper', 'tools: [add]');
+    await sync();
+    const env = await store.environments.getByName(ENV);
+    const before = await store.tools.list({ environmentId: env!.id });
+    const addId = before.find((t) => t.name === 'add')!.id;
+
+    await pool.closeAll();
+    pool = new McpClientPool({ connectTimeoutMs: 2_000 });
+    writeTemplate('local', { calc: fixture('--tools', 'add,echo') });
+    const report = await sync();
+    expect(report.configs[0]!.servers[0]!.toolsRemoved).toEqual(['upper']);
+    expect(await toolNames('calc')).toEqual(['add', 'echo']);
+    const agent = await store.agents.getByName(env!.id, 'helper');
+    expect(await store.agents.getToolIds(agent!.id)).toEqual([addId]);
+  });
+
+  it('removes servers and configs whose templates are gone, and agents whose files are gone', async () => {
+    writeTemplate('one', { a: fixture('--tools', 'add') });
+    writeTemplate('two', { b: fixture('--tools', 'echo') });
+    writeAgent('keep', 'tools: [add]');
+    writeAgent('gone', 'tools: [echo]');
+    await sync();
+    rmSync(path.join(envDir(), 'two.json'));
+    rmSync(path.join(envDir(), 'agents', 'gone.prompt'));
+    const report = await sync();
+    expect(report.removedConfigs).toEqual(['two']);
+    expect(report.removedServers).toEqual(['b']);
+    expect(report.removedAgents).toEqual(['gone']);
+    const env = await store.environments.getByName(ENV);
+    expect((await store.mcpServers.list({ environmentId: env!.id })).map((s) => s.name)).toEqual([
+      'a',
+    ]);
+    expect((await store.agents.list({ environmentId: env!.id })).map((a) => a.name)).toEqual([
+      'keep',
+    ]);
+  });
+
+  it('marks a server that exits at start failed with its reason while the others sync', async () => {
+    writeTemplate('local', {
+      good: fixture('--tools', 'add'),
+      dies: fixture('--exit-at-start', '3'),
+    });
+    const started = Date.now();
+    const report = await sync();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.ok).toBe(false);
+    const dies = report.configs[0]!.servers.find((s) => s.name === 'dies')!;
+    expect(dies.status).toBe('error');
+    expect(dies.error).toMatch(/exit/i);
+    const env = await store.environments.getByName(ENV);
+    const stored = await store.mcpServers.getByName(env!.id, 'dies');
+    expect(stored!.status).toBe('error');
+    expect(stored!.lastError).toMatch(/exit/i);
+    expect(await toolNames('good')).toEqual(['add']);
+  });
+
+  it('times out a server that hangs without hanging the sync', async () => {
+    writeTemplate('local', { stuck: fixture('--hang'), good: fixture('--tools', 'echo') });
+    const started = Date.now();
+    const report = await sync();
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const stuck = report.configs[0]!.servers.find((s) => s.name === 'stuck')!;
+    expect(stuck.status).toBe('error');
+    expect(stuck.error).toMatch(/time/i);
+    expect(report.totals.failedServers).toBe(1);
+    expect(await toolNames('good')).toEqual(['echo']);
+  });
+
+  it('refuses to sync with missing variables, lists every one, and writes nothing', async () => {
+    writeFileSync(
+      path.join(envDir(), 'a.json'),
+      JSON.stringify({
+        mcpServers: { a: { command: 'x', args: ['{{ .FIRST }}', '{{ .SECOND }}'] } },
+      }),
+    );
+    writeFileSync(
+      path.join(envDir(), 'b.json'),
+      JSON.stringify({ mcpServers: { b: { url: 'http://127.0.0.1/{{ .THIRD }}' } } }),
+    );
+    await expect(sync()).rejects.toMatchObject({
+      code: 'TEMPLATE_VARIABLE_MISSING',
+      message: expect.stringMatching(/FIRST, SECOND[\s\S]*THIRD/),
+    });
+    expect(await store.environments.getByName(ENV)).toBeUndefined();
+    expect(await store.mcpServers.list()).toEqual([]);
+  });
+
+  it('passes a variable full of JSON special characters to the server intact', async () => {
+    const value = 'quote " backslash \\ newline \n tab \t unicode é 日本 🚀 {{ braces }}';
+    await workspace.writeVariables(ENV, { SPECIAL: value });
+    writeFileSync(
+      path.join(envDir(), 'local.json'),
+      `{"mcpServers": {"calc": {"command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(fixtureServerPath)}], "env": {"SPECIAL": "{{ .SPECIAL }}"}}}}`,
+    );
+    const report = await sync();
+    expect(report.ok).toBe(true);
+    const env = await store.environments.getByName(ENV);
+    const server = await store.mcpServers.getByName(env!.id, 'calc');
+    expect(server!.env).toEqual({ SPECIAL: value });
+    const result = await pool.callTool(
+      'check',
+      {
+        name: 'calc',
+        transport: 'stdio',
+        command: server!.command!,
+        args: server!.args!,
+        env: server!.env!,
+      },
+      'env_value',
+      { name: 'SPECIAL' },
+    );
+    expect(JSON.stringify(result.content)).toContain(JSON.stringify(value).slice(1, -1));
+  });
+
+  it('reports an agent naming an unknown tool while the other agents sync', async () => {
+    writeTemplate('local', { calc: fixture('--tools', 'add') });
+    writeAgent('good', 'tools: [add]');
+    writeAgent('bad', 'tools: [add, no_such_tool]');
+    const report = await sync();
+    expect(report.ok).toBe(false);
+    const bad = report.agents.find((a) => a.name === 'bad')!;
+    expect(bad.status).toBe('error');
+    expect(bad.error).toContain('no_such_tool');
+    expect(report.agents.find((a) => a.name === 'good')!.status).toBe('synced');
+    const env = await store.environments.getByName(ENV);
+    expect(await store.agents.getByName(env!.id, 'good')).toBeDefined();
+    expect(await store.agents.getByName(env!.id, 'bad')).toBeUndefined();
+  });
+
+  it('reports a broken prompt file beside good ones, keeping the file untouched', async () => {
+    writeAgent('good', 'metadata:\n  description: fine');
+    const broken = path.join(envDir(), 'agents', 'broken.prompt');
+    writeFileSync(broken, '---\nmax_steps: [oops\n---\n{{#if x}}never closed\n');
+    const before = readFileSync(broken, 'utf8');
+    const report = await sync();
+    const b = report.agents.find((a) => a.name === 'broken')!;
+    expect(b.status).toBe('error');
+    expect(b.error).toContain(broken);
+    expect(report.agents.find((a) => a.name === 'good')!.status).toBe('synced');
+    expect(readFileSync(broken, 'utf8')).toBe(before);
+  });
+
+  it('resolves sub-agents in the same environment and rejects unknown ones', async () => {
+    writeAgent('child', 'metadata:\n  description: child');
+    writeAgent('parent', 'agents: [child]');
+    writeAgent('orphan', 'agents: [nobody]');
+    const report = await sync();
+    expect(report.agents.find((a) => a.name === 'orphan')!.error).toContain('nobody');
+    const env = await store.environments.getByName(ENV);
+    const parent = await store.agents.getByName(env!.id, 'parent');
+    expect((await store.agents.listSubAgents(parent!.id)).map((a) => a.name)).toEqual(['child']);
+  });
+
+  it('keeps a broken template and its servers, and says why', async () => {
+    writeTemplate('local', { calc: fixture('--tools', 'add') });
+    await sync();
+    const file = path.join(envDir(), 'local.json');
+    writeFileSync(file, '{"mcpServers": {"calc": ');
+    const report = await sync();
+    expect(report.configs[0]!.status).toBe('error');
+    expect(report.removedServers).toEqual([]);
+    expect(existsSync(file)).toBe(true);
+    expect(await toolNames('calc')).toEqual(['add']);
+    const env = await store.environments.getByName(ENV);
+    expect((await store.mcpConfigs.getByName(env!.id, 'local'))!.status).toBe('error');
+  });
+
+  it('--dry-run reports the changes and writes nothing', async () => {
+    writeTemplate('local', { calc: fixture('--tools', 'add') });
+    writeAgent('helper', 'tools: [add]');
+    const report = await sync({ dryRun: true });
+    expect(report.dryRun).toBe(true);
+    expect(report.configs[0]!.change).toBe('added');
+    expect(report.configs[0]!.servers[0]!.toolsAdded).toEqual(['add']);
+    expect(report.agents[0]).toMatchObject({ name: 'helper', status: 'synced', change: 'added' });
+    expect(await store.environments.list()).toEqual([]);
+  });
+
+  it('says how to create an environment that does not exist', async () => {
+    await expect(sync({ environment: 'prod' })).rejects.toMatchObject({
+      code: 'ENVIRONMENT_NOT_FOUND',
+      message: expect.stringContaining('junction env create prod'),
+    });
+  });
+});
