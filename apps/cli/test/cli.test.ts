@@ -57,7 +57,7 @@ describe('junction CLI skeleton', () => {
       {
         name: 'default',
         agents: 1,
-        mcp_configs: 0,
+        mcp_configs: 1,
         mcp_servers: 0,
         tools: 0,
         last_synced_at: null,
@@ -71,7 +71,7 @@ describe('junction CLI skeleton', () => {
     const r = runCli(['env', 'list'], { XDG_CONFIG_HOME: home });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^NAME\s+AGENTS\s+MCP CONFIGS\s+SERVERS\s+TOOLS\s+LAST SYNC$/m);
-    expect(r.stdout).toMatch(/^default\s+1\s+0\s+0\s+0\s+never$/m);
+    expect(r.stdout).toMatch(/^default\s+1\s+1\s+0\s+0\s+never$/m);
   });
 
   it('env list before init says how to start', () => {
