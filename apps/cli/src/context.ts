@@ -1,7 +1,10 @@
 // Builds what a command needs, once, from the environment. Heavy packages are imported
 // here lazily so `junction --help` never loads the database driver or the SDKs.
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { Config, WorkspacePaths, Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
+import type { RootLogger } from '@junction/telemetry';
 
 export interface CliContext {
   paths: WorkspacePaths;
@@ -9,6 +12,10 @@ export interface CliContext {
   workspace: Workspace;
   /** Opens the store on first use; later calls return the same one. */
   store(): Promise<Store>;
+  /** The service log: JSON lines in `<workspace>/logs/junction.log`, plus `stream` when given. */
+  logger(stream?: NodeJS.WritableStream): Promise<RootLogger>;
+  /** Where the service log is kept (read by `junction logs`). */
+  logFile: string;
   close(): Promise<void>;
 }
 
@@ -19,10 +26,26 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
   const config = ct.loadConfig({ paths, env });
   const workspace = new ct.Workspace(paths);
   let opened: Store | undefined;
+  let logger: RootLogger | undefined;
+  const logFile = path.join(paths.logsDir, 'junction.log');
   return {
     paths,
     config,
     workspace,
+    logFile,
+    async logger(stream?: NodeJS.WritableStream): Promise<RootLogger> {
+      if (!logger) {
+        const { createLogger } = await import('@junction/telemetry');
+        logger = createLogger({
+          level: config.log_level,
+          format: config.log_format,
+          // Commands keep the terminal for their own output unless a stream is asked for.
+          stream: stream ?? new Writable({ write: (_chunk, _enc, done): void => done() }),
+          file: logFile,
+        });
+      }
+      return logger;
+    },
     async store(): Promise<Store> {
       if (!opened) {
         const { openStore } = await import('@junction/store');
@@ -32,6 +55,7 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
     },
     async close(): Promise<void> {
       await opened?.close();
+      await logger?.close();
     },
   };
 }
