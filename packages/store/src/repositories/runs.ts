@@ -217,6 +217,46 @@ export class RunsRepository {
     });
   }
 
+  /** Claims one queued run by id (a caller that runs it itself); undefined if it is not queued. */
+  async claim(id: number, workerId: string, leaseMs: number): Promise<Run | undefined> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`claim run ${id}`, async (db) => {
+      const [row] = await db
+        .update(runs)
+        .set({
+          status: 'running',
+          workerId,
+          startedAt: now,
+          leaseExpiresAt: new Date(now.getTime() + leaseMs),
+        })
+        .where(and(eq(runs.id, id), eq(runs.status, 'queued')))
+        .returning();
+      return row;
+    });
+  }
+
+  /** Puts a run this worker holds back in the queue (graceful shutdown); false if it no longer holds it. */
+  async requeue(id: number, workerId: string): Promise<boolean> {
+    return this.#ctx.write(`requeue run ${id}`, async (db) => {
+      const result = await db
+        .update(runs)
+        .set({ status: 'queued', workerId: null, startedAt: null, leaseExpiresAt: null })
+        .where(and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId)));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /** Ends `running` runs whose lease ran out (their worker died) as `error` with `reason`; returns them. */
+  async failExpired(reason: string, now: Date = this.#ctx.now()): Promise<Run[]> {
+    return this.#ctx.write('fail runs with expired leases', (db) =>
+      db
+        .update(runs)
+        .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
+        .where(and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)))
+        .returning(),
+    );
+  }
+
   /** Extends the lease of a run this worker holds; false if it no longer holds it. */
   async renewLease(id: number, workerId: string, leaseMs: number): Promise<boolean> {
     const until = new Date(this.#ctx.now().getTime() + leaseMs);
