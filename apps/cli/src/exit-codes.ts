@@ -22,6 +22,8 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   STORE_OPEN_FAILED: 6,
   // a sync that could not finish, or finished with failures
   SYNC_INCOMPLETE: 7,
+  // runs
+  RUN_NOT_FOUND: 4,
   // agents and tools
   AGENT_INVALID: 3,
   AGENT_EXISTS: 5,

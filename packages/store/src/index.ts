@@ -84,6 +84,17 @@ export type {
   RunEventInput,
   RunEventFilter,
 } from './repositories/run-events.js';
+export { TOKEN_USAGE_GROUPS, UNKNOWN_MODEL } from './repositories/run-stats.js';
+export type {
+  RunStatsRepository,
+  RunStatsWindow,
+  TokenUsageGroup,
+  TokenUsageQuery,
+  TokenUsageRow,
+  RunSummaryQuery,
+  RunSummary,
+  RunDurationStats,
+} from './repositories/run-stats.js';
 export type {
   WorkflowsRepository,
   WorkflowInput,

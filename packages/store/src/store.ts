@@ -10,6 +10,7 @@ import { McpConfigsRepository } from './repositories/mcp-configs.js';
 import { McpServersRepository } from './repositories/mcp-servers.js';
 import { NotificationLogsRepository } from './repositories/notification-logs.js';
 import { RunEventsRepository } from './repositories/run-events.js';
+import { RunStatsRepository } from './repositories/run-stats.js';
 import { RunsRepository } from './repositories/runs.js';
 import { SchedulesRepository } from './repositories/schedules.js';
 import { SettingsRepository } from './repositories/settings.js';
@@ -31,6 +32,7 @@ export class Store {
   readonly agents: AgentsRepository;
   readonly runs: RunsRepository;
   readonly runEvents: RunEventsRepository;
+  readonly runStats: RunStatsRepository;
   readonly workflows: WorkflowsRepository;
   readonly workflowRuns: WorkflowRunsRepository;
   readonly workflowSteps: WorkflowStepsRepository;
@@ -72,6 +74,7 @@ export class Store {
     this.agents = new AgentsRepository(ctx);
     this.runs = new RunsRepository(ctx);
     this.runEvents = new RunEventsRepository(ctx);
+    this.runStats = new RunStatsRepository(ctx);
     this.workflows = new WorkflowsRepository(ctx);
     this.workflowRuns = new WorkflowRunsRepository(ctx);
     this.workflowSteps = new WorkflowStepsRepository(ctx);

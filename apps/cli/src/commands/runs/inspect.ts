@@ -1,0 +1,110 @@
+import { Args, Flags } from '@oclif/core';
+import { JunctionCommand } from '../../base-command.js';
+import type { RunEventView, RunView } from '../../run-view.js';
+
+export interface RunInspection {
+  run: RunView;
+  events: RunEventView[];
+}
+
+export default class RunsInspect extends JunctionCommand {
+  static override description =
+    'Show one run: its record, then every event in order (model turns, tool calls, sub-agents, errors).';
+
+  static override examples = [
+    '<%= config.bin %> runs inspect 42',
+    '<%= config.bin %> runs inspect 42 --verbose',
+    '<%= config.bin %> runs inspect 42 --json',
+  ];
+
+  static override args = { id: Args.string({ description: 'run id', required: true }) };
+
+  static override flags = {
+    verbose: Flags.boolean({
+      char: 'v',
+      description: 'print each event in full: tool arguments and results, model text',
+      default: false,
+    }),
+  };
+
+  static override enableJsonFlag = true;
+
+  async run(): Promise<RunInspection> {
+    const { args, flags } = await this.parse(RunsInspect);
+    const { CliError } = await import('../../cli-error.js');
+    if (!/^\d{1,15}$/.test(args.id)) {
+      throw new CliError(
+        'INVALID_ARGUMENT',
+        `A run id is a whole number such as 42; got ${JSON.stringify(args.id)}.`,
+        { argument: 'id', value: args.id },
+      );
+    }
+    const id = Number(args.id);
+    const { createContext } = await import('../../context.js');
+    const { runView, runEventView, payloadLines } = await import('../../run-view.js');
+    const { formatDuration } = await import('../../duration.js');
+    const ctx = await createContext();
+    try {
+      const store = await ctx.store();
+      const run = await store.runs.get(id);
+      if (!run) {
+        throw new CliError(
+          'RUN_NOT_FOUND',
+          `There is no run ${id}; it may have been pruned. \`junction runs list\` shows the recent runs.`,
+          { runId: id },
+        );
+      }
+      const events = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await store.runEvents.list(id, { limit: 1000, offset });
+        events.push(...page);
+        if (page.length < 1000) break;
+      }
+      const v = runView(run);
+      const eventViews = events.map((e) => runEventView(e, flags.verbose));
+
+      const dash = (x: string | number | null): string =>
+        x === null || x === '' ? '-' : String(x);
+      this.log(`Run ${v.run_id}  ${v.agent_name}  ${v.status}`);
+      this.log(`  source          ${v.source}`);
+      this.log(`  parent run      ${dash(v.parent_run_id)}`);
+      this.log(`  model           ${dash(v.model)}`);
+      this.log(`  steps           ${v.steps_taken}`);
+      this.log(`  tokens          ${v.input_tokens} in / ${v.output_tokens} out`);
+      this.log(`  duration        ${v.duration_ms === null ? '-' : formatDuration(v.duration_ms)}`);
+      this.log(`  queued          ${v.queued_at}`);
+      this.log(`  started         ${dash(v.started_at)}`);
+      this.log(`  completed       ${dash(v.completed_at)}`);
+      this.log(`  trace id        ${dash(v.trace_id)}`);
+      this.log(`  task            ${indentRest(v.task, 18)}`);
+      if (v.error !== null) this.log(`  error           ${indentRest(v.error, 18)}`);
+      this.log(
+        `  final response  ${v.final_response === null ? '-' : indentRest(v.final_response, 18)}`,
+      );
+      this.log('');
+      if (eventViews.length === 0) {
+        this.log('No events.');
+      } else {
+        this.log(`Events (${eventViews.length})`);
+        const typeWidth = Math.max(...eventViews.map((e) => e.type.length));
+        for (const [i, e] of eventViews.entries()) {
+          const took = e.duration_ms === null ? '-' : formatDuration(e.duration_ms);
+          this.log(
+            `  #${String(e.seq).padEnd(4)} ${e.type.padEnd(typeWidth)}  ${took.padStart(7)}  ${e.summary}`,
+          );
+          if (flags.verbose) {
+            for (const line of payloadLines(events[i]?.payload)) this.log(`        ${line}`);
+          }
+        }
+      }
+      return { run: v, events: eventViews };
+    } finally {
+      await ctx.close();
+    }
+  }
+}
+
+/** Multi-line text under a label: the lines after the first are indented to the label's width. */
+function indentRest(text: string, width: number): string {
+  return text.replace(/\n/g, `\n${' '.repeat(width)}`);
+}

@@ -1,0 +1,46 @@
+import { CliError } from './cli-error.js';
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** What `parseDuration` accepts, for messages and help texts. */
+export const DURATION_FORMS = 'a whole number followed by ms, s, m, h or d (500ms, 5s, 2m, 1h, 7d)';
+
+/** Longest duration accepted: 100 years, well inside the range of a Date. */
+export const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
+
+/** Parses `500ms`, `5s`, `2m`, `1h`, `7d` to milliseconds; INVALID_ARGUMENT naming `flag` otherwise. */
+export function parseDuration(text: string, flag: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : NaN;
+  if (!Number.isSafeInteger(ms) || ms > MAX_DURATION_MS) {
+    throw new CliError(
+      'INVALID_ARGUMENT',
+      `${flag} must be ${DURATION_FORMS}, at most 36500d; got ${JSON.stringify(text)}.`,
+      { flag, value: text },
+    );
+  }
+  return ms;
+}
+
+/** A run duration for people: `850ms`, `4.2s`, `42s`, `2m05s`, `1h02m`, `3d04h`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+  return `${Math.floor(s / 86_400)}d${pad(Math.floor((s % 86_400) / 3600))}h`;
+}
+
+/** `12s ago`, `5m ago`, `3h ago`, `2d ago` within a week of `now`; an ISO time (to the second) beyond. */
+export function formatAgo(when: Date, now: Date = new Date()): string {
+  const ms = now.getTime() - when.getTime();
+  if (ms >= 7 * UNIT_MS.d || ms < -60_000) return when.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (ms < 1000) return 'just now';
+  if (ms < UNIT_MS.m) return `${Math.floor(ms / UNIT_MS.s)}s ago`;
+  if (ms < UNIT_MS.h) return `${Math.floor(ms / UNIT_MS.m)}m ago`;
+  if (ms < UNIT_MS.d) return `${Math.floor(ms / UNIT_MS.h)}h ago`;
+  return `${Math.floor(ms / UNIT_MS.d)}d ago`;
+}

@@ -1,0 +1,153 @@
+import type { Run, RunEvent } from '@junction/store';
+
+/** A run as the CLI prints it (snake_case, like the other surfaces; `run_id` as in spec §2.2). */
+export interface RunView {
+  run_id: number;
+  agent_id: number | null;
+  agent_name: string;
+  environment_id: number | null;
+  status: string;
+  source: string;
+  parent_run_id: number | null;
+  model: string | null;
+  steps_taken: number;
+  input_tokens: number;
+  output_tokens: number;
+  duration_ms: number | null;
+  task: string;
+  final_response: string | null;
+  error: string | null;
+  trace_id: string | null;
+  queued_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+/** One run event as the CLI prints it; `payload` only when asked for (`--verbose`). */
+export interface RunEventView {
+  seq: number;
+  type: string;
+  duration_ms: number | null;
+  created_at: string;
+  summary: string;
+  payload?: unknown;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** Shapes a run for output. */
+export function runView(run: Run): RunView {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    agent_name: run.agentName,
+    environment_id: run.environmentId,
+    status: run.status,
+    source: run.source,
+    parent_run_id: run.parentRunId,
+    model: run.model,
+    steps_taken: run.stepsTaken,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    duration_ms:
+      run.startedAt && run.completedAt ? run.completedAt.getTime() - run.startedAt.getTime() : null,
+    task: run.task,
+    final_response: run.finalResponse,
+    error: run.error,
+    trace_id: run.traceId,
+    queued_at: run.queuedAt.toISOString(),
+    started_at: iso(run.startedAt),
+    completed_at: iso(run.completedAt),
+  };
+}
+
+/** Shapes an event for output, with its one-line summary. */
+export function runEventView(event: RunEvent, verbose: boolean): RunEventView {
+  const view: RunEventView = {
+    seq: event.seq,
+    type: event.type,
+    duration_ms: event.durationMs,
+    created_at: event.createdAt.toISOString(),
+    summary: summarizeEvent(event.type, event.payload),
+  };
+  if (verbose) view.payload = event.payload ?? null;
+  return view;
+}
+
+/** `text` on one line, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+type Fields = Record<string, unknown>;
+
+function fieldsOf(payload: unknown): Fields {
+  return payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+    ? (payload as Fields)
+    : {};
+}
+
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+
+/** One line per event type the runner writes; anything else is shown as compact JSON. */
+export function summarizeEvent(type: string, payload: unknown): string {
+  const p = fieldsOf(payload);
+  const step = str(p.step) !== undefined ? `step ${str(p.step)}` : undefined;
+  switch (type) {
+    case 'model_turn': {
+      const calls = Array.isArray(p.tool_calls)
+        ? p.tool_calls.map((c) => str(fieldsOf(c).name) ?? '?')
+        : [];
+      const parts = [
+        step,
+        str(p.model),
+        p.input_tokens !== undefined || p.output_tokens !== undefined
+          ? `tokens ${str(p.input_tokens) ?? 0} in / ${str(p.output_tokens) ?? 0} out`
+          : undefined,
+        str(p.finish_reason) !== undefined ? `finish ${str(p.finish_reason)}` : undefined,
+        calls.length > 0 ? `calls ${calls.join(', ')}` : undefined,
+        calls.length === 0 && typeof p.text === 'string' && p.text.trim() !== ''
+          ? JSON.stringify(oneLine(p.text, 60))
+          : undefined,
+      ];
+      return parts.filter((x) => x !== undefined).join('  ');
+    }
+    case 'tool_call': {
+      const tool = [str(p.server), str(p.tool)].filter((x) => x !== undefined).join('/') || '?';
+      const outcome =
+        p.success === false
+          ? `failed${typeof p.error === 'string' ? `: ${oneLine(p.error, 80)}` : ''}`
+          : 'ok';
+      return [step, tool, outcome].filter((x) => x !== undefined).join('  ');
+    }
+    case 'sub_agent':
+      return [
+        str(p.tool) ?? '?',
+        str(p.child_run_id) !== undefined ? `→ run ${str(p.child_run_id)}` : undefined,
+        str(p.status),
+      ]
+        .filter((x) => x !== undefined)
+        .join('  ');
+    case 'run_error':
+      return oneLine(str(p.message) ?? JSON.stringify(payload ?? null), 120);
+    default:
+      return payload === null || payload === undefined ? '' : oneLine(JSON.stringify(payload), 120);
+  }
+}
+
+/** The payload of an event, key by key, for `--verbose`: strings as text, the rest as indented JSON. */
+export function payloadLines(payload: unknown): string[] {
+  if (payload === null || payload === undefined) return [];
+  if (typeof payload !== 'object' || Array.isArray(payload)) {
+    return JSON.stringify(payload, null, 2).split('\n');
+  }
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(payload as Fields)) {
+    const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+    const [first = '', ...rest] = (text ?? 'null').split('\n');
+    lines.push(`${key}: ${first}`, ...rest.map((l) => `  ${l}`));
+  }
+  return lines;
+}
