@@ -22,6 +22,11 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   STORE_OPEN_FAILED: 6,
   // a sync that could not finish, or finished with failures
   SYNC_INCOMPLETE: 7,
+  // models (configuration)
+  MODEL_NOT_CONFIGURED: 3,
+  MODEL_PROVIDER_UNKNOWN: 3,
+  MODEL_API_KEY_MISSING: 3,
+  MODEL_BASE_URL_MISSING: 3,
   // runs
   RUN_NOT_FOUND: 4,
   // agents and tools

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,4 +25,23 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
 /** A fresh XDG_CONFIG_HOME so each test has its own workspace. */
 export function tempConfigHome(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'junction-cli-'));
+}
+
+/** Like runCli, without blocking this process (needed when this process also serves a fake). */
+export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
 }

@@ -31,3 +31,21 @@ export type {
   McpServerSpec,
   ToolCallResult,
 } from './mcp-client-pool.js';
+export {
+  DEFAULT_OLLAMA_BASE_URL,
+  PROVIDER_KEY_ENV,
+  modelSecrets,
+  PROVIDERS,
+  resolveModel,
+} from './model-factory.js';
+export type { ModelSettings, ProviderName, ResolvedModel } from './model-factory.js';
+export { classifyProviderError, redactSecrets } from './model-errors.js';
+export type { ProviderErrorInfo, ProviderErrorKind } from './model-errors.js';
+export { AgentRunner, RunInterrupted } from './agent-runner.js';
+export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
+export { withModelTurns } from './model-turns.js';
+export type { ModelTurn, ModelTurnHooks } from './model-turns.js';
+export { buildRunTools, resultText, subAgentToolName } from './run-tools.js';
+export type { RunToolsInput, SubAgentOutcome, ToolCallRecord } from './run-tools.js';
+export { newWorkerId, RECOVERY_REASON, RunQueue } from './run-queue.js';
+export type { EnqueueInput, RecoveryReport, RunExecutor, RunQueueOptions } from './run-queue.js';

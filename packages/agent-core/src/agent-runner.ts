@@ -1,0 +1,381 @@
+import { generateText, jsonSchema, Output, stepCountIs, type ModelMessage } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
+import type { Agent, Run, Store } from '@junction/store';
+import type { Logger, Metrics, Tracer } from '@junction/telemetry';
+import {
+  agentExecuteAttributes,
+  collectSecretValues,
+  redact,
+  redactText,
+  SPAN_AGENT_EXECUTE,
+  withSpan,
+} from '@junction/telemetry';
+import { AgentCoreError, isAgentCoreError } from './errors.js';
+import type { McpClientPool } from './mcp-client-pool.js';
+import { classifyProviderError } from './model-errors.js';
+import { resolveModel, type ModelSettings } from './model-factory.js';
+import { withModelTurns, type ModelTurn } from './model-turns.js';
+import { buildRunTools, type ToolCallRecord } from './run-tools.js';
+
+/** What a run reports as it goes (the CLI prints these live). */
+export type RunProgressEvent =
+  | { type: 'model_turn'; runId: number; turn: ModelTurn }
+  | { type: 'tool_call'; runId: number; call: ToolCallRecord }
+  | { type: 'sub_agent'; runId: number; childRunId: number; agent: string; status: string };
+
+export interface AgentRunnerDeps {
+  store: Store;
+  pool: McpClientPool;
+  logger: Logger;
+  tracer: Tracer;
+  metrics?: Metrics;
+  /** ai_provider, ai_model, ai_base_url, ai_api_key from the config. */
+  modelSettings: ModelSettings;
+  /** Where API keys are read from; also the secrets redacted from records. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Per-run timeout when neither the caller nor the agent sets one. */
+  defaultTimeoutMs: number;
+  /** Retries of a transient provider error (429, 5xx, network) per model call. Default 3. */
+  maxRetries?: number;
+  /** Tool results and arguments longer than this are cut in run events. Default 8000. */
+  maxEventChars?: number;
+  /** A worker's hold on a run; renewed while the run goes. Default 60 s. */
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+export interface ExecuteOptions {
+  /** The worker that claimed the run (its lease is renewed under this id). */
+  workerId: string;
+  /** Aborting cancels the run; abort with a `RunInterrupted` reason to requeue it instead. */
+  signal?: AbortSignal;
+  /** Overrides the agent's and the config's timeout. */
+  timeoutMs?: number;
+  onEvent?: (event: RunProgressEvent) => void;
+}
+
+/** Abort reason meaning "stop, but put the run back in the queue" (graceful shutdown). */
+export class RunInterrupted extends Error {
+  constructor(message = 'the worker is shutting down') {
+    super(message);
+    this.name = 'RunInterrupted';
+  }
+}
+
+const MAX_DEPTH = 5;
+
+function cut(text: string, max: number): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+function agentTimeoutMs(def: AgentDefinition): number | undefined {
+  const raw = def.frontMatter.timeout_seconds;
+  return typeof raw === 'number' && raw > 0 ? raw * 1000 : undefined;
+}
+
+/**
+ * Executes claimed runs: renders the prompt file, exposes the agent's tools, loops model →
+ * tools → model for at most max_steps turns under a timeout, and records every turn and
+ * tool call. A run's failure is recorded on the run, not thrown.
+ */
+export class AgentRunner {
+  readonly #deps: AgentRunnerDeps;
+  readonly #secrets: string[];
+
+  constructor(deps: AgentRunnerDeps) {
+    this.#deps = deps;
+    this.#secrets = collectSecretValues(deps.env ?? process.env);
+  }
+
+  /** Runs a claimed (`running`) run to its end and returns the finished record. */
+  async execute(run: Run, options: ExecuteOptions): Promise<Run> {
+    return this.#execute(run, options, 0);
+  }
+
+  async #execute(run: Run, options: ExecuteOptions, depth: number): Promise<Run> {
+    const { store, logger, tracer } = this.#deps;
+    const started = Date.now();
+    const agent = run.agentId !== null ? await store.agents.get(run.agentId) : undefined;
+    const environment = agent
+      ? ((await store.environments.get(agent.environmentId))?.name ?? '')
+      : '';
+    const attrs = agentExecuteAttributes({
+      agentId: agent?.id ?? run.agentId ?? 0,
+      agentName: run.agentName,
+      environment,
+      task: run.task,
+      ...(agent?.model ? { model: agent.model } : {}),
+      ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
+    });
+    const lease = this.#deps.leaseMs ?? 60_000;
+    const renew = setInterval(
+      () => {
+        void store.runs.renewLease(run.id, options.workerId, lease).catch(() => undefined);
+      },
+      Math.max(1000, lease / 3),
+    );
+    renew.unref();
+    try {
+      const finished = await withSpan(tracer, SPAN_AGENT_EXECUTE, attrs, (span) =>
+        this.#loop(run, agent, environment, options, depth, span.spanContext().traceId),
+      );
+      const ok = finished.status === 'completed';
+      const durationMs = Date.now() - started;
+      this.#deps.metrics?.recordRun({
+        agentName: run.agentName,
+        status: ok ? 'success' : 'error',
+        durationSeconds: durationMs / 1000,
+        steps: finished.stepsTaken,
+      });
+      const fields = {
+        agent_id: run.agentId,
+        agent_name: run.agentName,
+        run_id: run.id,
+        duration_ms: durationMs,
+        status: ok ? 'success' : 'error',
+        run_status: finished.status,
+        steps_taken: finished.stepsTaken,
+      };
+      if (ok) logger.info('run completed', fields);
+      else logger.error('run failed', { ...fields, error: finished.error });
+      return finished;
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async #loop(
+    run: Run,
+    agent: Agent | undefined,
+    environment: string,
+    options: ExecuteOptions,
+    depth: number,
+    traceId: string,
+  ): Promise<Run> {
+    const { store } = this.#deps;
+    const maxChars = this.#deps.maxEventChars ?? 8000;
+    let steps = 0;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let modelId: string | null = run.model;
+    const cancel = options.signal;
+    let timeout: AbortController | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const emit = options.onEvent ?? ((): void => undefined);
+    try {
+      if (!agent) {
+        throw new AgentCoreError(
+          'AGENT_NOT_FOUND',
+          `Agent "${run.agentName}" no longer exists; sync its environment or run another agent.`,
+          { agent: run.agentName },
+        );
+      }
+      if (!agent.promptPath) {
+        throw new AgentCoreError(
+          'AGENT_INVALID',
+          `Agent "${agent.name}" has no prompt file; sync its environment.`,
+          {
+            agent: agent.name,
+          },
+        );
+      }
+      if (depth >= MAX_DEPTH) {
+        throw new AgentCoreError(
+          'AGENT_INVALID',
+          `Sub-agents are nested more than ${MAX_DEPTH} deep (agent "${agent.name}"); check the agents: lists for a cycle.`,
+          { agent: agent.name },
+        );
+      }
+      const def = await parsePromptFile(agent.promptPath);
+      const resolved = resolveModel(
+        def.model ?? agent.model ?? undefined,
+        this.#deps.modelSettings,
+        this.#deps.env ?? process.env,
+      );
+      modelId = resolved.id;
+      await store.runs.updateProgress(run.id, { traceId, model: modelId });
+      const prompt = await renderPrompt(def, {
+        userInput: run.task,
+        variables: run.variables,
+        agentName: agent.name,
+        environment,
+      });
+
+      const timeoutMs = options.timeoutMs ?? agentTimeoutMs(def) ?? this.#deps.defaultTimeoutMs;
+      timeout = new AbortController();
+      timer = setTimeout(
+        () => timeout?.abort(new Error(`timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      timer.unref();
+      const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+
+      const model = withModelTurns(resolved.model as LanguageModelV3, {
+        tracer: this.#deps.tracer,
+        ...(this.#deps.metrics ? { metrics: this.#deps.metrics } : {}),
+        modelId: resolved.id,
+        provider: resolved.provider,
+        onTurn: async (turn) => {
+          steps = turn.step;
+          inputTokens += turn.inputTokens;
+          outputTokens += turn.outputTokens;
+          await store.runEvents.append(run.id, {
+            type: 'model_turn',
+            durationMs: turn.latencyMs,
+            payload: {
+              step: turn.step,
+              model: turn.model,
+              input_tokens: turn.inputTokens,
+              output_tokens: turn.outputTokens,
+              finish_reason: turn.finishReason,
+              ...(turn.text ? { text: cut(redactText(turn.text, this.#secrets), maxChars) } : {}),
+              tool_calls: turn.toolCalls,
+            },
+          });
+          await store.runs.updateProgress(run.id, { stepsTaken: steps, inputTokens, outputTokens });
+          emit({ type: 'model_turn', runId: run.id, turn });
+        },
+      });
+      const tools = await buildRunTools({
+        store,
+        pool: this.#deps.pool,
+        tracer: this.#deps.tracer,
+        agent,
+        environment,
+        currentStep: () => steps,
+        onToolCall: async (call) => {
+          await store.runEvents.append(run.id, {
+            type: 'tool_call',
+            durationMs: call.durationMs,
+            payload: {
+              step: call.step,
+              tool: call.tool,
+              server: call.server,
+              arguments: redact(call.arguments, this.#secrets),
+              result: cut(redactText(call.result, this.#secrets), maxChars),
+              success: call.success,
+              ...(call.error
+                ? { error: cut(redactText(call.error, this.#secrets), maxChars) }
+                : {}),
+            },
+          });
+          emit({ type: 'tool_call', runId: run.id, call });
+        },
+        runSubAgent: async (sub, task, variables) => {
+          const child = await store.runs.create({
+            agentId: sub.id,
+            agentName: sub.name,
+            environmentId: sub.environmentId,
+            task,
+            variables,
+            source: run.source,
+            parentRunId: run.id,
+          });
+          const claimed = await store.runs.claim(
+            child.id,
+            options.workerId,
+            this.#deps.leaseMs ?? 60_000,
+          );
+          const finished = await this.#execute(claimed ?? child, { ...options, signal }, depth + 1);
+          await store.runEvents.append(run.id, {
+            type: 'sub_agent',
+            payload: { agent: sub.name, child_run_id: finished.id, status: finished.status },
+          });
+          emit({
+            type: 'sub_agent',
+            runId: run.id,
+            childRunId: finished.id,
+            agent: sub.name,
+            status: finished.status,
+          });
+          return { run: finished, output: finished.finalResponse ?? '' };
+        },
+      });
+
+      const schema = def.output?.jsonSchema;
+      const messages = prompt.messages.map((m) => ({
+        role: m.role,
+        content: m.content,
+      })) as ModelMessage[];
+      const result = await generateText({
+        model,
+        ...(prompt.system ? { system: prompt.system } : {}),
+        messages,
+        tools,
+        stopWhen: stepCountIs(def.maxSteps),
+        abortSignal: signal,
+        maxRetries: this.#deps.maxRetries ?? 3,
+        ...(schema ? { output: Output.object({ schema: jsonSchema(schema) }) } : {}),
+      });
+      const last = result.steps.at(-1);
+      if (last && last.finishReason === 'tool-calls') {
+        throw new AgentCoreError(
+          'MAX_STEPS_REACHED',
+          `Agent "${agent.name}" used all ${def.maxSteps} model turns (max_steps) without a final answer. ` +
+            'Raise max_steps in its prompt file or narrow the task.',
+          { agent: agent.name, max_steps: def.maxSteps },
+        );
+      }
+      const finalResponse = schema ? JSON.stringify(result.output) : result.text;
+      return await this.#finish(run, options, () =>
+        store.runs.markCompleted(run.id, {
+          finalResponse: redactText(finalResponse, this.#secrets),
+          stepsTaken: steps,
+          inputTokens,
+          outputTokens,
+          model: modelId,
+          workerId: options.workerId,
+        }),
+      );
+    } catch (err) {
+      const interrupted = cancel?.aborted && cancel.reason instanceof RunInterrupted;
+      if (interrupted) {
+        await store.runEvents.append(run.id, {
+          type: 'run_error',
+          payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },
+        });
+        await store.runs.requeue(run.id, options.workerId);
+        return (await store.runs.get(run.id)) ?? run;
+      }
+      const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
+      const message = redactText(this.#describe(err, status, timeout), this.#secrets);
+      await store.runEvents.append(run.id, { type: 'run_error', payload: { message, status } });
+      return await this.#finish(run, options, () =>
+        store.runs.markFailed(run.id, {
+          status,
+          error: message,
+          stepsTaken: steps,
+          inputTokens,
+          outputTokens,
+          model: modelId,
+          workerId: options.workerId,
+        }),
+      );
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  #describe(err: unknown, status: string, timeout: AbortController | undefined): string {
+    if (status === 'timeout')
+      return `Run ${String((timeout?.signal.reason as Error | undefined)?.message ?? 'timed out')}.`;
+    if (status === 'cancelled') return 'Run cancelled.';
+    if (isAgentCoreError(err)) return err.message;
+    const classified = classifyProviderError(err);
+    return classified.message;
+  }
+
+  /** Writes the end of a run; if another party already ended it, returns what is stored. */
+  async #finish(run: Run, _options: ExecuteOptions, write: () => Promise<Run>): Promise<Run> {
+    try {
+      return await write();
+    } catch (err) {
+      const current = await this.#deps.store.runs.get(run.id);
+      if (current) return current;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Agent, Run, RunSource, Store } from '@junction/store';
+import type { Logger } from '@junction/telemetry';
+import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
+
+/** What the queue needs of a runner. */
+export interface RunExecutor {
+  execute(run: Run, options: ExecuteOptions): Promise<Run>;
+}
+
+export interface EnqueueInput {
+  agent: Pick<Agent, 'id' | 'name' | 'environmentId' | 'model'>;
+  task: string;
+  variables?: Record<string, string>;
+  source: RunSource;
+  parentRunId?: number;
+  idempotencyKey?: string;
+}
+
+export interface RunQueueOptions {
+  store: Store;
+  runner: RunExecutor;
+  logger: Logger;
+  /** Runs executed at once by this process. Default 4. */
+  concurrency?: number;
+  /** How long a claim holds without renewal. Default 60 s. */
+  leaseMs?: number;
+  /** How often idle workers look for runs queued by other processes. Default 500 ms. */
+  pollMs?: number;
+  /** How often runs abandoned by dead workers are looked for. Default 30 s. */
+  sweepMs?: number;
+  workerId?: string;
+  /** Called after every run this process finishes (the notifier hangs here). */
+  onFinished?: (run: Run) => void | Promise<void>;
+  /** Per-run timeout handed to the runner. */
+  timeoutMs?: number;
+}
+
+/** Runs recovered at start-up: their worker is gone. */
+export interface RecoveryReport {
+  failed: number[];
+}
+
+/** A worker id that says where it runs: `host:pid:random`. */
+export function newWorkerId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The recovery policy: a run whose worker died is failed, never silently re-run. */
+export const RECOVERY_REASON =
+  'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';
+
+/**
+ * The persisted run queue: `enqueue` writes a queued run and returns at once; a pool of
+ * workers claims runs atomically from the store, so several processes can share one store
+ * without running a run twice.
+ */
+export class RunQueue {
+  readonly workerId: string;
+  readonly #o: Required<Pick<RunQueueOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs'>> &
+    RunQueueOptions;
+  readonly #inFlight = new Map<number, AbortController>();
+  #loops: Promise<void>[] = [];
+  #running = false;
+  #wake: Array<() => void> = [];
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(options: RunQueueOptions) {
+    this.#o = { concurrency: 4, leaseMs: 60_000, pollMs: 500, sweepMs: 30_000, ...options };
+    this.workerId = options.workerId ?? newWorkerId();
+  }
+
+  /** Stores a queued run and returns it at once; a worker (here or elsewhere) picks it up. */
+  async enqueue(input: EnqueueInput): Promise<Run> {
+    const run = await this.#o.store.runs.create({
+      agentId: input.agent.id,
+      agentName: input.agent.name,
+      environmentId: input.agent.environmentId,
+      task: input.task,
+      variables: input.variables ?? {},
+      source: input.source,
+      ...(input.parentRunId !== undefined ? { parentRunId: input.parentRunId } : {}),
+      ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}),
+    });
+    this.#notify();
+    return run;
+  }
+
+  /** Recovers runs abandoned by dead workers, then starts the workers. */
+  async start(): Promise<RecoveryReport> {
+    const report = await this.recover();
+    this.#running = true;
+    this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
+    this.#sweeper = setInterval(() => void this.recover().catch(() => undefined), this.#o.sweepMs);
+    this.#sweeper.unref();
+    return report;
+  }
+
+  /**
+   * Fails runs left `running` by a worker that is gone: on this host when its process no
+   * longer exists, anywhere when its lease ran out.
+   */
+  async recover(): Promise<RecoveryReport> {
+    const { store, logger } = this.#o;
+    const failed: number[] = [];
+    const host = os.hostname();
+    for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
+      const [runHost, pid] = (run.workerId ?? '').split(':');
+      if (runHost === host && pid && !processAlive(Number(pid)) && !this.#inFlight.has(run.id)) {
+        try {
+          await store.runs.markFailed(run.id, {
+            error: RECOVERY_REASON,
+            workerId: run.workerId ?? undefined,
+          });
+          failed.push(run.id);
+        } catch {
+          // Someone else finished or recovered it first.
+        }
+      }
+    }
+    for (const run of await store.runs.failExpired(RECOVERY_REASON)) failed.push(run.id);
+    for (const id of failed)
+      logger.warn('run recovered from a dead worker', { run_id: id, status: 'error' });
+    return { failed };
+  }
+
+  /** Runs being executed by this process now. */
+  inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest,
+   * which go back to the queue for another worker.
+   */
+  async stop(options: { drainMs?: number } = {}): Promise<{ requeued: number }> {
+    this.#running = false;
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#notify();
+    const drained = Promise.all(this.#loops);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.drainMs ?? 10_000);
+    });
+    let requeued = 0;
+    if ((await Promise.race([drained.then(() => 'done' as const), deadline])) === 'timeout') {
+      requeued = this.#inFlight.size;
+      for (const controller of this.#inFlight.values()) controller.abort(new RunInterrupted());
+      await drained;
+    }
+    clearTimeout(timer);
+    return { requeued };
+  }
+
+  #notify(): void {
+    const waiting = this.#wake;
+    this.#wake = [];
+    for (const wake of waiting) wake();
+  }
+
+  async #idle(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.#o.pollMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake.push(done);
+    });
+  }
+
+  async #work(): Promise<void> {
+    const { store, runner, logger } = this.#o;
+    while (this.#running) {
+      let run: Run | undefined;
+      try {
+        run = await store.runs.claimNext(this.workerId, this.#o.leaseMs);
+      } catch (err) {
+        logger.error('claiming a run failed', { error: (err as Error).message });
+      }
+      if (!run) {
+        await this.#idle();
+        continue;
+      }
+      const controller = new AbortController();
+      this.#inFlight.set(run.id, controller);
+      try {
+        const finished = await runner.execute(run, {
+          workerId: this.workerId,
+          signal: controller.signal,
+          ...(this.#o.timeoutMs !== undefined ? { timeoutMs: this.#o.timeoutMs } : {}),
+        });
+        if (finished.status !== 'queued') await this.#o.onFinished?.(finished);
+      } catch (err) {
+        logger.error('run execution crashed', { run_id: run.id, error: (err as Error).message });
+        await store.runs
+          .markFailed(run.id, {
+            error: `internal error: ${(err as Error).message}`,
+            workerId: this.workerId,
+          })
+          .catch(() => undefined);
+      } finally {
+        this.#inFlight.delete(run.id);
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
+import type { Agent, McpServer, Run, Store } from '@junction/store';
+import type { Tracer } from '@junction/telemetry';
+import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetry';
+import type { McpClientPool, McpServerSpec, ToolCallResult } from './mcp-client-pool.js';
+import { serverKey } from './sync-environment.js';
+
+/** Something that happened to a tool during a run, for events and live progress. */
+export interface ToolCallRecord {
+  step: number;
+  tool: string;
+  server: string;
+  arguments: unknown;
+  result: string;
+  success: boolean;
+  error?: string;
+  durationMs: number;
+}
+
+export interface SubAgentOutcome {
+  run: Run;
+  output: string;
+}
+
+export interface RunToolsInput {
+  store: Store;
+  pool: McpClientPool;
+  tracer: Tracer;
+  agent: Agent;
+  environment: string;
+  /** The model turn the next tool call belongs to. */
+  currentStep: () => number;
+  onToolCall: (record: ToolCallRecord) => Promise<void> | void;
+  /** Runs a sub-agent as a child run and returns its final answer. */
+  runSubAgent: (
+    subAgent: Agent,
+    task: string,
+    variables: Record<string, string>,
+  ) => Promise<SubAgentOutcome>;
+  now?: () => number;
+}
+
+/** The name a sub-agent has as a tool. */
+export function subAgentToolName(name: string): string {
+  return `agent_${name}`;
+}
+
+function specOf(server: McpServer): McpServerSpec {
+  return server.transport === 'stdio'
+    ? {
+        name: server.name,
+        transport: 'stdio',
+        command: server.command ?? '',
+        args: server.args ?? [],
+        env: server.env ?? {},
+        ...(server.cwd ? { cwd: server.cwd } : {}),
+      }
+    : {
+        name: server.name,
+        transport: 'http',
+        url: server.url ?? '',
+        headers: server.headers ?? {},
+      };
+}
+
+/** The text a model reads from an MCP tool result. */
+export function resultText(result: ToolCallResult): string {
+  const parts = result.content.map((c) =>
+    c.type === 'text' && typeof c.text === 'string' ? c.text : JSON.stringify(c),
+  );
+  if (parts.length === 0 && result.structuredContent)
+    return JSON.stringify(result.structuredContent);
+  return parts.join('\n');
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The tools a run exposes to the model: the agent's MCP tools (called through the pool)
+ * and each sub-agent as a tool that starts a child run. A tool's failure is thrown back to
+ * the AI SDK, which hands it to the model as a tool error; it does not end the run.
+ */
+export async function buildRunTools(input: RunToolsInput): Promise<ToolSet> {
+  const { store, pool, tracer, agent, environment } = input;
+  const now = input.now ?? Date.now;
+  const tools: ToolSet = {};
+  const servers = new Map<number, McpServer>();
+
+  const traced = async (
+    tool: string,
+    server: string,
+    args: unknown,
+    call: () => Promise<{ text: string; isError: boolean }>,
+  ): Promise<string> =>
+    withSpan(
+      tracer,
+      SPAN_TOOL_CALL,
+      toolCallAttributes({ toolName: tool, toolServer: server }),
+      async (span) => {
+        const started = now();
+        const step = input.currentStep();
+        let text = '';
+        let error: string | undefined;
+        try {
+          const out = await call();
+          text = out.text;
+          if (out.isError) error = text || 'the tool reported an error';
+        } catch (err) {
+          error = messageOf(err);
+        }
+        const durationMs = now() - started;
+        span.setAttributes(toolCallAttributes({ durationMs, success: error === undefined }));
+        await input.onToolCall({
+          step,
+          tool,
+          server,
+          arguments: args,
+          result: text,
+          success: error === undefined,
+          ...(error !== undefined ? { error } : {}),
+          durationMs,
+        });
+        if (error !== undefined) throw new Error(error);
+        return text;
+      },
+    );
+
+  for (const t of await store.agents.listTools(agent.id)) {
+    let server = servers.get(t.serverId);
+    if (!server) {
+      server = await store.mcpServers.get(t.serverId);
+      if (!server) continue;
+      servers.set(t.serverId, server);
+    }
+    const spec = specOf(server);
+    const key = serverKey(environment, server.name);
+    const serverName = server.name;
+    tools[t.name] = dynamicTool({
+      description: t.description ?? t.name,
+      inputSchema: jsonSchema(
+        (t.inputSchema as Record<string, unknown> | null) ?? { type: 'object' },
+      ),
+      execute: async (args, { abortSignal }) =>
+        traced(t.name, serverName, args, async () => {
+          const result = await pool.callTool(
+            key,
+            spec,
+            t.name,
+            (args ?? {}) as Record<string, unknown>,
+            {
+              ...(abortSignal ? { signal: abortSignal } : {}),
+            },
+          );
+          return { text: resultText(result), isError: result.isError };
+        }),
+    });
+  }
+
+  for (const sub of await store.agents.listSubAgents(agent.id)) {
+    const name = subAgentToolName(sub.name);
+    tools[name] = dynamicTool({
+      description:
+        `Delegate a task to the "${sub.name}" agent and get its final answer. ${sub.description}`.trim(),
+      inputSchema: jsonSchema({
+        type: 'object',
+        properties: {
+          task: { type: 'string', description: 'What the agent should do, in full.' },
+          variables: {
+            type: 'object',
+            additionalProperties: { type: 'string' },
+            description: 'Optional named values for the agent prompt.',
+          },
+        },
+        required: ['task'],
+        additionalProperties: false,
+      }),
+      execute: async (args) =>
+        traced(name, 'junction', args, async () => {
+          const { task, variables } = args as { task: string; variables?: Record<string, string> };
+          const outcome = await input.runSubAgent(sub, task, variables ?? {});
+          if (outcome.run.status !== 'completed') {
+            return {
+              text: `Sub-agent run ${outcome.run.id} ended ${outcome.run.status}: ${outcome.run.error ?? ''}`,
+              isError: true,
+            };
+          }
+          return { text: outcome.output, isError: false };
+        }),
+    });
+  }
+  return tools;
+}

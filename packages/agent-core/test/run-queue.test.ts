@@ -1,0 +1,201 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Run } from '@junction/store';
+import { RECOVERY_REASON, RunQueue } from '../src/run-queue.js';
+import { createHarness, type Harness } from './run-harness.js';
+
+const workerScript = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  'fixtures',
+  'queue-worker.mjs',
+);
+
+let h: Harness;
+let queue: RunQueue | undefined;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  queue = undefined;
+});
+afterEach(async () => {
+  await queue?.stop({ drainMs: 100 });
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  await h?.close();
+});
+
+function worker(
+  mode: 'drain' | 'hold',
+  concurrency = 4,
+): { child: ChildProcess; output: Promise<string>; started: Promise<void> } {
+  const child = spawn(
+    process.execPath,
+    [workerScript, path.join(h.home, 'junction.db'), h.home, h.fake.url, mode, String(concurrency)],
+    { stdio: ['ignore', 'pipe', 'pipe'], cwd: path.dirname(workerScript) },
+  );
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  let onStart: () => void;
+  const started = new Promise<void>((resolve) => (onStart = resolve));
+  child.stdout!.on('data', (d: string) => {
+    out += d;
+    if (out.includes('STARTED')) onStart();
+  });
+  const output = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker timed out: ${out} ${err}`)), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`worker exited ${code}: ${err}`));
+    });
+  });
+  return { child, output, started };
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('RunQueue', () => {
+  it('enqueue returns a queued run at once; workers run it and report it finished', async () => {
+    h = await createHarness();
+    h.agent('echoer', 'model: openai/gpt-test');
+    await h.sync();
+    const finished: Run[] = [];
+    queue = new RunQueue({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 20,
+      onFinished: (r) => void finished.push(r),
+    });
+    const run = await queue.enqueue({ agent: await h.get('echoer'), task: 'hi', source: 'api' });
+    expect(run.status).toBe('queued');
+    h.fake.script([{ text: 'hello back' }]);
+    await queue.start();
+    const done = await waitFor('the run to finish', async () =>
+      finished.length ? finished[0] : undefined,
+    );
+    expect(done).toMatchObject({
+      id: run.id,
+      status: 'completed',
+      finalResponse: 'hello back',
+      source: 'api',
+    });
+  });
+
+  it('two processes sharing one store drain 20 runs and none runs twice', async () => {
+    h = await createHarness();
+    // A file store the worker processes share.
+    const { openStore } = await import('@junction/store');
+    const file = path.join(h.home, 'junction.db');
+    const shared = await openStore({ url: file });
+    h.agent('echoer', 'model: openai/gpt-test');
+    const { syncEnvironment } = await import('../src/sync-environment.js');
+    await syncEnvironment({
+      workspace: h.workspace,
+      store: shared,
+      pool: h.pool,
+      environment: 'default',
+      processEnv: {},
+    });
+    const env = await shared.environments.getByName('default');
+    const agent = (await shared.agents.getByName(env!.id, 'echoer'))!;
+    const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++)
+      ids.push((await producer.enqueue({ agent, task: `task ${i}`, source: 'api' })).id);
+
+    const a = worker('drain', 3);
+    const b = worker('drain', 3);
+    const outputs = await Promise.all([a.output, b.output]);
+    const reports = outputs.map(
+      (o) => JSON.parse(/DONE (.*)/.exec(o)![1]!) as { workerId: string; finished: number[] },
+    );
+    const all = reports.flatMap((r) => r.finished).sort((x, y) => x - y);
+    expect(all).toEqual(ids);
+    expect(reports.every((r) => r.finished.length > 0)).toBe(true);
+    for (const id of ids) {
+      const run = (await shared.runs.get(id))!;
+      expect(run.status).toBe('completed');
+      expect(run.finalResponse).toBe(`echo: ${run.task}`);
+      const events = await shared.runEvents.list(id);
+      expect(events.filter((e) => e.type === 'model_turn')).toHaveLength(1);
+    }
+    expect(h.fake.requests).toHaveLength(20);
+    await shared.close();
+  });
+
+  it('recovers a run left running by a killed process: failed with the stated reason', async () => {
+    h = await createHarness();
+    const { openStore } = await import('@junction/store');
+    const file = path.join(h.home, 'junction.db');
+    const shared = await openStore({ url: file });
+    h.agent('hanger', 'model: openai/gpt-test');
+    const { syncEnvironment } = await import('../src/sync-environment.js');
+    await syncEnvironment({
+      workspace: h.workspace,
+      store: shared,
+      pool: h.pool,
+      environment: 'default',
+      processEnv: {},
+    });
+    const env = await shared.environments.getByName('default');
+    const agent = (await shared.agents.getByName(env!.id, 'hanger'))!;
+    h.fake.script([{ hang: true }]);
+    const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
+    const run = await producer.enqueue({ agent, task: 'hang', source: 'api' });
+    const w = worker('hold');
+    w.output.catch(() => undefined); // it is killed on purpose
+    await w.started;
+    await waitFor('the worker to claim the run', async () =>
+      (await shared.runs.get(run.id))?.status === 'running' ? true : undefined,
+    );
+    w.child.kill('SIGKILL');
+    await new Promise((r) => w.child.once('exit', r));
+
+    queue = new RunQueue({ store: shared, runner: h.runner, logger: h.logger, pollMs: 20 });
+    const report = await queue.start();
+    expect(report.failed).toEqual([run.id]);
+    expect(await shared.runs.get(run.id)).toMatchObject({
+      status: 'error',
+      error: RECOVERY_REASON,
+    });
+    await queue.stop();
+    queue = undefined;
+    await shared.close();
+  });
+
+  it('graceful stop finishes short runs and re-queues runs that outlast the drain', async () => {
+    h = await createHarness();
+    h.agent('sleepy', 'model: openai/gpt-test');
+    await h.sync();
+    queue = new RunQueue({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 20,
+      concurrency: 1,
+    });
+    h.fake.script([{ delayMs: 3_000, text: 'slow answer' }]);
+    const run = await queue.enqueue({ agent: await h.get('sleepy'), task: 'sleep', source: 'api' });
+    await queue.start();
+    await waitFor('the run to start', async () =>
+      (await h.store.runs.get(run.id))?.status === 'running' ? true : undefined,
+    );
+    const result = await queue.stop({ drainMs: 200 });
+    queue = undefined;
+    expect(result.requeued).toBe(1);
+    expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
+  });
+});
