@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { setMaxListeners } from 'node:events';
 import { generateText, jsonSchema, Output, stepCountIs, type ModelMessage } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
@@ -16,7 +18,13 @@ import type { McpClientPool } from './mcp-client-pool.js';
 import { classifyProviderError } from './model-errors.js';
 import { resolveModel, type ModelSettings } from './model-factory.js';
 import { withModelTurns, type ModelTurn } from './model-turns.js';
-import { buildRunTools, type ToolCallRecord } from './run-tools.js';
+import { RunRecorder } from './run-recorder.js';
+import {
+  buildRunTools,
+  loadToolWiring,
+  type ToolCallRecord,
+  type ToolWiring,
+} from './run-tools.js';
 
 /** What a run reports as it goes (the CLI prints these live). */
 export type RunProgressEvent =
@@ -84,10 +92,35 @@ function agentTimeoutMs(def: AgentDefinition): number | undefined {
 export class AgentRunner {
   readonly #deps: AgentRunnerDeps;
   readonly #secrets: string[];
+  /** Parsed prompt files, reused while the file's size and mtime are unchanged. */
+  readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
+  /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
+  readonly #wiring = new Map<number, { key: string; wiring: Promise<ToolWiring> }>();
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
     this.#secrets = collectSecretValues(deps.env ?? process.env);
+  }
+
+  async #prompt(file: string): Promise<AgentDefinition> {
+    const info = await stat(file);
+    const key = `${info.size}:${info.mtimeMs}`;
+    const cached = this.#prompts.get(file);
+    if (cached?.key === key) return cached.def;
+    const def = parsePromptFile(file);
+    this.#prompts.set(file, { key, def });
+    def.catch(() => this.#prompts.delete(file));
+    return def;
+  }
+
+  #toolWiring(agent: Agent, syncedAt: Date | null | undefined): Promise<ToolWiring> {
+    const key = `${agent.updatedAt.getTime()}:${syncedAt?.getTime() ?? 0}`;
+    const cached = this.#wiring.get(agent.id);
+    if (cached?.key === key) return cached.wiring;
+    const wiring = loadToolWiring(this.#deps.store, agent);
+    this.#wiring.set(agent.id, { key, wiring });
+    wiring.catch(() => this.#wiring.delete(agent.id));
+    return wiring;
   }
 
   /** Runs a claimed (`running`) run to its end and returns the finished record. */
@@ -98,10 +131,11 @@ export class AgentRunner {
   async #execute(run: Run, options: ExecuteOptions, depth: number): Promise<Run> {
     const { store, logger, tracer } = this.#deps;
     const started = Date.now();
-    const agent = run.agentId !== null ? await store.agents.get(run.agentId) : undefined;
-    const environment = agent
-      ? ((await store.environments.get(agent.environmentId))?.name ?? '')
-      : '';
+    const found =
+      run.agentId !== null ? await store.agents.getWithEnvironment(run.agentId) : undefined;
+    const agent = found?.agent;
+    const env = found?.environment;
+    const environment = env?.name ?? '';
     const attrs = agentExecuteAttributes({
       agentId: agent?.id ?? run.agentId ?? 0,
       agentName: run.agentName,
@@ -120,7 +154,15 @@ export class AgentRunner {
     renew.unref();
     try {
       const finished = await withSpan(tracer, SPAN_AGENT_EXECUTE, attrs, (span) =>
-        this.#loop(run, agent, environment, options, depth, span.spanContext().traceId),
+        this.#loop(
+          run,
+          agent,
+          environment,
+          env?.lastSyncedAt,
+          options,
+          depth,
+          span.spanContext().traceId,
+        ),
       );
       const ok = finished.status === 'completed';
       const durationMs = Date.now() - started;
@@ -151,6 +193,7 @@ export class AgentRunner {
     run: Run,
     agent: Agent | undefined,
     environment: string,
+    syncedAt: Date | null | undefined,
     options: ExecuteOptions,
     depth: number,
     traceId: string,
@@ -165,6 +208,7 @@ export class AgentRunner {
     let timeout: AbortController | undefined;
     let timer: NodeJS.Timeout | undefined;
     const emit = options.onEvent ?? ((): void => undefined);
+    const recorder = new RunRecorder(store, run.id);
     try {
       if (!agent) {
         throw new AgentCoreError(
@@ -189,14 +233,14 @@ export class AgentRunner {
           { agent: agent.name },
         );
       }
-      const def = await parsePromptFile(agent.promptPath);
+      const def = await this.#prompt(agent.promptPath);
       const resolved = resolveModel(
         def.model ?? agent.model ?? undefined,
         this.#deps.modelSettings,
         this.#deps.env ?? process.env,
       );
       modelId = resolved.id;
-      await store.runs.updateProgress(run.id, { traceId, model: modelId });
+      recorder.record([], { traceId, model: modelId });
       const prompt = await renderPrompt(def, {
         userInput: run.task,
         variables: run.variables,
@@ -212,6 +256,8 @@ export class AgentRunner {
       );
       timer.unref();
       const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+      // Every tool call and retry listens on it; a long run legitimately has many.
+      setMaxListeners(1000, signal);
 
       const model = withModelTurns(resolved.model as LanguageModelV3, {
         tracer: this.#deps.tracer,
@@ -222,46 +268,53 @@ export class AgentRunner {
           steps = turn.step;
           inputTokens += turn.inputTokens;
           outputTokens += turn.outputTokens;
-          await store.runEvents.append(run.id, {
-            type: 'model_turn',
-            durationMs: turn.latencyMs,
-            payload: {
-              step: turn.step,
-              model: turn.model,
-              input_tokens: turn.inputTokens,
-              output_tokens: turn.outputTokens,
-              finish_reason: turn.finishReason,
-              ...(turn.text ? { text: cut(redactText(turn.text, this.#secrets), maxChars) } : {}),
-              tool_calls: turn.toolCalls,
-            },
-          });
-          await store.runs.updateProgress(run.id, { stepsTaken: steps, inputTokens, outputTokens });
+          recorder.record(
+            [
+              {
+                type: 'model_turn',
+                durationMs: turn.latencyMs,
+                payload: {
+                  step: turn.step,
+                  model: turn.model,
+                  input_tokens: turn.inputTokens,
+                  output_tokens: turn.outputTokens,
+                  finish_reason: turn.finishReason,
+                  ...(turn.text
+                    ? { text: cut(redactText(turn.text, this.#secrets), maxChars) }
+                    : {}),
+                  tool_calls: turn.toolCalls,
+                },
+              },
+            ],
+            { stepsTaken: steps, inputTokens, outputTokens },
+          );
           emit({ type: 'model_turn', runId: run.id, turn });
         },
       });
-      const tools = await buildRunTools({
-        store,
+      const tools = buildRunTools({
         pool: this.#deps.pool,
         tracer: this.#deps.tracer,
-        agent,
+        wiring: await this.#toolWiring(agent, syncedAt),
         environment,
         currentStep: () => steps,
-        onToolCall: async (call) => {
-          await store.runEvents.append(run.id, {
-            type: 'tool_call',
-            durationMs: call.durationMs,
-            payload: {
-              step: call.step,
-              tool: call.tool,
-              server: call.server,
-              arguments: redact(call.arguments, this.#secrets),
-              result: cut(redactText(call.result, this.#secrets), maxChars),
-              success: call.success,
-              ...(call.error
-                ? { error: cut(redactText(call.error, this.#secrets), maxChars) }
-                : {}),
+        onToolCall: (call) => {
+          recorder.record([
+            {
+              type: 'tool_call',
+              durationMs: call.durationMs,
+              payload: {
+                step: call.step,
+                tool: call.tool,
+                server: call.server,
+                arguments: redact(call.arguments, this.#secrets),
+                result: cut(redactText(call.result, this.#secrets), maxChars),
+                success: call.success,
+                ...(call.error
+                  ? { error: cut(redactText(call.error, this.#secrets), maxChars) }
+                  : {}),
+              },
             },
-          });
+          ]);
           emit({ type: 'tool_call', runId: run.id, call });
         },
         runSubAgent: async (sub, task, variables) => {
@@ -280,10 +333,12 @@ export class AgentRunner {
             this.#deps.leaseMs ?? 60_000,
           );
           const finished = await this.#execute(claimed ?? child, { ...options, signal }, depth + 1);
-          await store.runEvents.append(run.id, {
-            type: 'sub_agent',
-            payload: { agent: sub.name, child_run_id: finished.id, status: finished.status },
-          });
+          recorder.record([
+            {
+              type: 'sub_agent',
+              payload: { agent: sub.name, child_run_id: finished.id, status: finished.status },
+            },
+          ]);
           emit({
             type: 'sub_agent',
             runId: run.id,
@@ -320,8 +375,10 @@ export class AgentRunner {
         );
       }
       const finalResponse = schema ? JSON.stringify(result.output) : result.text;
+      const finalEvents = await recorder.takeRest();
       return await this.#finish(run, options, () =>
         store.runs.markCompleted(run.id, {
+          ...(finalEvents ? { finalEvents } : {}),
           finalResponse: redactText(finalResponse, this.#secrets),
           stepsTaken: steps,
           inputTokens,
@@ -332,6 +389,7 @@ export class AgentRunner {
       );
     } catch (err) {
       const interrupted = cancel?.aborted && cancel.reason instanceof RunInterrupted;
+      await recorder.flush().catch(() => undefined);
       if (interrupted) {
         await store.runEvents.append(run.id, {
           type: 'run_error',

@@ -146,7 +146,7 @@ export class RunQueue {
   async stop(options: { drainMs?: number } = {}): Promise<{ requeued: number }> {
     this.#running = false;
     if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#notify();
+    this.#notify(true);
     const drained = Promise.all(this.#loops);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
@@ -162,19 +162,25 @@ export class RunQueue {
     return { requeued };
   }
 
-  #notify(): void {
-    const waiting = this.#wake;
-    this.#wake = [];
-    for (const wake of waiting) wake();
+  /** Wakes one idle worker per queued run (all of them when stopping), not the whole herd. */
+  #notify(all = false): void {
+    if (all) {
+      const waiting = this.#wake;
+      this.#wake = [];
+      for (const wake of waiting) wake();
+    } else {
+      this.#wake.shift()?.();
+    }
   }
 
   async #idle(): Promise<void> {
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.#o.pollMs);
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
+        this.#wake = this.#wake.filter((w) => w !== done);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, this.#o.pollMs);
       this.#wake.push(done);
     });
   }

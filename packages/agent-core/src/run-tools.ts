@@ -1,5 +1,5 @@
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
-import type { Agent, McpServer, Run, Store } from '@junction/store';
+import type { Agent, McpServer, Run, Store, Tool } from '@junction/store';
 import type { Tracer } from '@junction/telemetry';
 import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetry';
 import type { McpClientPool, McpServerSpec, ToolCallResult } from './mcp-client-pool.js';
@@ -22,11 +22,29 @@ export interface SubAgentOutcome {
   output: string;
 }
 
+/** The agent's bindings as stored: its MCP tools with their servers, and its sub-agents. */
+export interface ToolWiring {
+  mcp: Array<{ tool: Tool; server: McpServer }>;
+  subAgents: Agent[];
+}
+
+/** Reads an agent's tool and sub-agent bindings from the store. */
+export async function loadToolWiring(store: Store, agent: Agent): Promise<ToolWiring> {
+  const servers = new Map<number, McpServer | undefined>();
+  const mcp: ToolWiring['mcp'] = [];
+  for (const tool of await store.agents.listTools(agent.id)) {
+    if (!servers.has(tool.serverId))
+      servers.set(tool.serverId, await store.mcpServers.get(tool.serverId));
+    const server = servers.get(tool.serverId);
+    if (server) mcp.push({ tool, server });
+  }
+  return { mcp, subAgents: await store.agents.listSubAgents(agent.id) };
+}
+
 export interface RunToolsInput {
-  store: Store;
   pool: McpClientPool;
   tracer: Tracer;
-  agent: Agent;
+  wiring: ToolWiring;
   environment: string;
   /** The model turn the next tool call belongs to. */
   currentStep: () => number;
@@ -80,11 +98,10 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
  * and each sub-agent as a tool that starts a child run. A tool's failure is thrown back to
  * the AI SDK, which hands it to the model as a tool error; it does not end the run.
  */
-export async function buildRunTools(input: RunToolsInput): Promise<ToolSet> {
-  const { store, pool, tracer, agent, environment } = input;
+export function buildRunTools(input: RunToolsInput): ToolSet {
+  const { pool, tracer, environment } = input;
   const now = input.now ?? Date.now;
   const tools: ToolSet = {};
-  const servers = new Map<number, McpServer>();
 
   const traced = async (
     tool: string,
@@ -125,13 +142,7 @@ export async function buildRunTools(input: RunToolsInput): Promise<ToolSet> {
       },
     );
 
-  for (const t of await store.agents.listTools(agent.id)) {
-    let server = servers.get(t.serverId);
-    if (!server) {
-      server = await store.mcpServers.get(t.serverId);
-      if (!server) continue;
-      servers.set(t.serverId, server);
-    }
+  for (const { tool: t, server } of input.wiring.mcp) {
     const spec = specOf(server);
     const key = serverKey(environment, server.name);
     const serverName = server.name;
@@ -156,7 +167,7 @@ export async function buildRunTools(input: RunToolsInput): Promise<ToolSet> {
     });
   }
 
-  for (const sub of await store.agents.listSubAgents(agent.id)) {
+  for (const sub of input.wiring.subAgents) {
     const name = subAgentToolName(sub.name);
     tools[name] = dynamicTool({
       description:

@@ -36,7 +36,8 @@ export const EXAMPLE_FILESYSTEM_SERVER = '@modelcontextprotocol/server-filesyste
 
 const EXAMPLE_TEMPLATE = `${JSON.stringify(
   {
-    description: 'Example: files under FILESYSTEM_ROOT (see variables.yml), served by the MCP filesystem server.',
+    description:
+      'Example: files under FILESYSTEM_ROOT (see variables.yml), served by the MCP filesystem server.',
     mcpServers: {
       filesystem: {
         command: 'npx',

@@ -77,6 +77,7 @@ export type {
   RunStatusFilter,
   RunProgress,
   RunCompletion,
+  FinalEvents,
   RunFailure,
 } from './repositories/runs.js';
 export type {

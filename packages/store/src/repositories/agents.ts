@@ -1,6 +1,6 @@
 import { and, asc, count, eq, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { Agent, Tool } from '../rows.js';
-import { agentAgents, agents, agentTools, tools } from '../schema.js';
+import type { Agent, Environment, Tool } from '../rows.js';
+import { agentAgents, agents, agentTools, environments, tools } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -121,6 +121,20 @@ export class AgentsRepository {
   async get(id: number): Promise<Agent | undefined> {
     return this.#ctx.read('get agent', async (db) => {
       const [row] = await db.select().from(agents).where(eq(agents.id, id));
+      return row;
+    });
+  }
+
+  /** An agent with its environment, in one query (the runner's hot path). */
+  async getWithEnvironment(
+    id: number,
+  ): Promise<{ agent: Agent; environment: Environment } | undefined> {
+    return this.#ctx.read('get agent with environment', async (db) => {
+      const [row] = await db
+        .select({ agent: agents, environment: environments })
+        .from(agents)
+        .innerJoin(environments, eq(environments.id, agents.environmentId))
+        .where(eq(agents.id, id));
       return row;
     });
   }

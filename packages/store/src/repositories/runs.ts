@@ -13,7 +13,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Run, RunSource, RunStatus } from '../rows.js';
-import { runs } from '../schema.js';
+import { runEvents, runs } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -60,8 +60,16 @@ export interface RunProgress {
   traceId?: string | null;
 }
 
+/** Events written in the same batch as the end of a run (the runner's last buffered ones). */
+export interface FinalEvents {
+  firstSeq: number;
+  events: ReadonlyArray<{ type: string; payload?: unknown; durationMs?: number | null }>;
+}
+
 export interface RunCompletion extends RunProgress {
   finalResponse?: string | null;
+  /** Appended atomically with the completion. */
+  finalEvents?: FinalEvents;
   /** When given, the update only applies while this worker still holds the run. */
   workerId?: string;
 }
@@ -69,6 +77,8 @@ export interface RunCompletion extends RunProgress {
 export interface RunFailure extends RunProgress {
   status?: 'error' | 'timeout' | 'cancelled';
   error: string;
+  /** Appended atomically with the failure. */
+  finalEvents?: FinalEvents;
   /** When given, the update only applies while this worker still holds the run. */
   workerId?: string;
 }
@@ -295,7 +305,7 @@ export class RunsRepository {
 
   /** Ends a queued or running run as `completed`; CONFLICT if it had already ended. */
   async markCompleted(id: number, result: RunCompletion = {}): Promise<Run> {
-    return this.#finish(id, result.workerId, {
+    return this.#finish(id, result.workerId, result.finalEvents, {
       ...progressFields(result),
       status: 'completed',
       finalResponse: result.finalResponse ?? null,
@@ -305,7 +315,7 @@ export class RunsRepository {
 
   /** Ends a queued or running run as `error` (default), `timeout` or `cancelled`; CONFLICT if it had already ended. */
   async markFailed(id: number, failure: RunFailure): Promise<Run> {
-    return this.#finish(id, failure.workerId, {
+    return this.#finish(id, failure.workerId, failure.finalEvents, {
       ...progressFields(failure),
       status: failure.status ?? 'error',
       error: failure.error,
@@ -325,17 +335,37 @@ export class RunsRepository {
   async #finish(
     id: number,
     workerId: string | undefined,
+    finalEvents: FinalEvents | undefined,
     fields: Partial<typeof runs.$inferInsert>,
   ): Promise<Run> {
     const now = this.#ctx.now();
     return this.#ctx.write(`finish run ${id}`, async (db) => {
       const where = [eq(runs.id, id), inArray(runs.status, ACTIVE)];
       if (workerId !== undefined) where.push(eq(runs.workerId, workerId));
-      const [row] = await db
+      const update = db
         .update(runs)
         .set({ ...fields, completedAt: now, leaseExpiresAt: null })
         .where(and(...where))
         .returning();
+      let row: Run | undefined;
+      if (finalEvents && finalEvents.events.length > 0) {
+        const insert = db.insert(runEvents).values(
+          finalEvents.events.map((e, i) => ({
+            runId: id,
+            seq: finalEvents.firstSeq + i,
+            type: e.type,
+            payload: e.payload ?? null,
+            durationMs: e.durationMs ?? null,
+            createdAt: now,
+          })),
+        );
+        // Two plain statements, not a transaction: should the process die between them, the
+        // run stays `running` with its events and recovery ends it; nothing is lost.
+        await insert;
+        [row] = await update;
+      } else {
+        [row] = await update;
+      }
       if (row) return row;
       const [current] = await db.select().from(runs).where(eq(runs.id, id));
       if (!current) throw notFound('run', id, 'Check the id with `junction runs list`.');
@@ -349,7 +379,8 @@ export class RunsRepository {
   }
 }
 
-function progressFields(progress: RunProgress): Partial<typeof runs.$inferInsert> {
+/** The run columns a progress report sets. */
+export function progressFields(progress: RunProgress): Partial<typeof runs.$inferInsert> {
   const fields: Partial<typeof runs.$inferInsert> = {};
   if (progress.stepsTaken !== undefined) fields.stepsTaken = progress.stepsTaken;
   if (progress.inputTokens !== undefined) fields.inputTokens = progress.inputTokens;

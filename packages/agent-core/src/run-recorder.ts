@@ -1,0 +1,82 @@
+import type { FinalEvents, RunEventInput, RunProgress, Store } from '@junction/store';
+
+/**
+ * Writes a run's events and counters behind the run instead of in its way. Records are
+ * buffered and written together — every `intervalMs` while the run goes, and when it ends —
+ * so a model turn never waits on the disk and a fast run costs one write, not one per event.
+ * The runner awaits `flush()` before it ends the run, so nothing is lost on a normal end; a
+ * crash loses at most the last interval, and the run is then failed by recovery anyway.
+ */
+export class RunRecorder {
+  readonly #store: Store;
+  readonly #runId: number;
+  readonly #intervalMs: number;
+  #events: RunEventInput[] = [];
+  #progress: RunProgress | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #tail: Promise<void> = Promise.resolve();
+  /** Learned from the store on the first write; this recorder is the run's only event writer. */
+  #nextSeq: number | undefined;
+  #failure: unknown;
+
+  constructor(store: Store, runId: number, intervalMs = 250) {
+    this.#store = store;
+    this.#runId = runId;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** Buffers events (and the run's latest counters) for writing, in call order. */
+  record(events: RunEventInput[], progress?: RunProgress): void {
+    this.#events.push(...events);
+    if (progress) this.#progress = { ...this.#progress, ...progress };
+    if (!this.#timer) {
+      this.#timer = setTimeout(() => void this.#write(), this.#intervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  #write(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const events = this.#events;
+    const progress = this.#progress;
+    this.#events = [];
+    this.#progress = undefined;
+    this.#tail = this.#tail.then(async () => {
+      if (this.#failure !== undefined || (events.length === 0 && !progress)) return;
+      try {
+        this.#nextSeq ??= await this.#store.runEvents.nextSeq(this.#runId);
+        await this.#store.runEvents.record(this.#runId, this.#nextSeq, events, progress);
+        this.#nextSeq += events.length;
+      } catch (err) {
+        this.#failure = err;
+      }
+    });
+    return this.#tail;
+  }
+
+  /**
+   * Waits for writes in flight and hands over what is still buffered, numbered, so the
+   * caller can write it in the same batch as the end of the run (one write fewer per run).
+   */
+  async takeRest(): Promise<FinalEvents | undefined> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#tail;
+    if (this.#failure !== undefined) throw this.#failure;
+    const events = this.#events;
+    this.#events = [];
+    this.#progress = undefined;
+    if (events.length === 0) return undefined;
+    this.#nextSeq ??= await this.#store.runEvents.nextSeq(this.#runId);
+    const firstSeq = this.#nextSeq;
+    this.#nextSeq += events.length;
+    return { firstSeq, events };
+  }
+
+  /** Writes everything buffered; throws the first write error, if any. */
+  async flush(): Promise<void> {
+    await this.#write();
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+}
