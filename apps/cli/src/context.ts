@@ -14,6 +14,8 @@ export interface CliContext {
   store(): Promise<Store>;
   /** The service log: JSON lines in `<workspace>/logs/junction.log`, plus `stream` when given. */
   logger(stream?: NodeJS.WritableStream): Promise<RootLogger>;
+  /** Throws ENVIRONMENT_NOT_FOUND (exit 4) unless the environment's folder exists. */
+  requireEnvironment(name: string): Promise<void>;
   /** Where the service log is kept (read by `junction logs`). */
   logFile: string;
   close(): Promise<void>;
@@ -33,6 +35,15 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
     config,
     workspace,
     logFile,
+    async requireEnvironment(name: string): Promise<void> {
+      if (await workspace.hasEnvironment(name)) return;
+      const { AgentCoreError } = await import('@junction/agent-core');
+      throw new AgentCoreError(
+        'ENVIRONMENT_NOT_FOUND',
+        `Environment "${name}" does not exist. \`junction env list\` shows the environments; \`junction env create ${name}\` makes it.`,
+        { environment: name },
+      );
+    },
     async logger(stream?: NodeJS.WritableStream): Promise<RootLogger> {
       if (!logger) {
         const { createLogger } = await import('@junction/telemetry');

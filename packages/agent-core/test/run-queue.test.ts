@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Run } from '@junction/store';
+import { openStore, type Agent, type Run, type Store } from '@junction/store';
+import { syncEnvironment } from '../src/sync-environment.js';
 import { RECOVERY_REASON, RunQueue } from '../src/run-queue.js';
 import { createHarness, type Harness } from './run-harness.js';
 
@@ -56,6 +57,21 @@ function worker(
   return { child, output, started };
 }
 
+/** A file store the worker processes share, synced, with one agent. */
+async function sharedStoreWith(agentName: string): Promise<{ shared: Store; agent: Agent }> {
+  const shared = await openStore({ url: path.join(h.home, 'junction.db') });
+  h.agent(agentName, 'model: openai/gpt-test');
+  await syncEnvironment({
+    workspace: h.workspace,
+    store: shared,
+    pool: h.pool,
+    environment: 'default',
+    processEnv: {},
+  });
+  const env = await shared.environments.getByName('default');
+  return { shared, agent: (await shared.agents.getByName(env!.id, agentName))! };
+}
+
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -96,21 +112,7 @@ describe('RunQueue', () => {
 
   it('two processes sharing one store drain 20 runs and none runs twice', async () => {
     h = await createHarness();
-    // A file store the worker processes share.
-    const { openStore } = await import('@junction/store');
-    const file = path.join(h.home, 'junction.db');
-    const shared = await openStore({ url: file });
-    h.agent('echoer', 'model: openai/gpt-test');
-    const { syncEnvironment } = await import('../src/sync-environment.js');
-    await syncEnvironment({
-      workspace: h.workspace,
-      store: shared,
-      pool: h.pool,
-      environment: 'default',
-      processEnv: {},
-    });
-    const env = await shared.environments.getByName('default');
-    const agent = (await shared.agents.getByName(env!.id, 'echoer'))!;
+    const { shared, agent } = await sharedStoreWith('echoer');
     const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
     const ids: number[] = [];
     for (let i = 0; i < 20; i++)
@@ -138,20 +140,7 @@ describe('RunQueue', () => {
 
   it('recovers a run left running by a killed process: failed with the stated reason', async () => {
     h = await createHarness();
-    const { openStore } = await import('@junction/store');
-    const file = path.join(h.home, 'junction.db');
-    const shared = await openStore({ url: file });
-    h.agent('hanger', 'model: openai/gpt-test');
-    const { syncEnvironment } = await import('../src/sync-environment.js');
-    await syncEnvironment({
-      workspace: h.workspace,
-      store: shared,
-      pool: h.pool,
-      environment: 'default',
-      processEnv: {},
-    });
-    const env = await shared.environments.getByName('default');
-    const agent = (await shared.agents.getByName(env!.id, 'hanger'))!;
+    const { shared, agent } = await sharedStoreWith('hanger');
     h.fake.script([{ hang: true }]);
     const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
     const run = await producer.enqueue({ agent, task: 'hang', source: 'api' });

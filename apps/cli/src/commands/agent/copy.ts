@@ -27,15 +27,8 @@ export default class AgentCopy extends JunctionCommand {
     const ctx = await createContext();
     try {
       ct.assertValidName('agent', args.name);
-      for (const env of [flags.from, flags.to]) {
-        if (!(await ctx.workspace.hasEnvironment(env))) {
-          throw new core.AgentCoreError(
-            'ENVIRONMENT_NOT_FOUND',
-            `Environment "${env}" does not exist. \`junction env list\` shows the environments.`,
-            { environment: env },
-          );
-        }
-      }
+      await ctx.requireEnvironment(flags.from);
+      await ctx.requireEnvironment(flags.to);
       const source = ctx.workspace.agentFile(flags.from, args.name);
       const target = ctx.workspace.agentFile(flags.to, args.name);
       const { existsSync } = await import('node:fs');

@@ -38,13 +38,7 @@ export default class AgentCreate extends JunctionCommand {
     const ctx = await createContext();
     try {
       ct.assertValidName('agent', args.name);
-      if (!(await ctx.workspace.hasEnvironment(flags.env))) {
-        throw new core.AgentCoreError(
-          'ENVIRONMENT_NOT_FOUND',
-          `Environment "${flags.env}" does not exist. Create it with \`junction env create ${flags.env}\`.`,
-          { environment: flags.env },
-        );
-      }
+      await ctx.requireEnvironment(flags.env);
       const file = ctx.workspace.agentFile(flags.env, args.name);
       const tools = (flags.tools ?? '')
         .split(',')

@@ -26,14 +26,7 @@ export default class AgentList extends JunctionCommand {
       const store = await ctx.store();
       const envs = await store.environments.list();
       const names = new Map(envs.map((e) => [e.id, e.name]));
-      if (flags.env !== undefined && !(await ctx.workspace.hasEnvironment(flags.env))) {
-        const { AgentCoreError } = await import('@junction/agent-core');
-        throw new AgentCoreError(
-          'ENVIRONMENT_NOT_FOUND',
-          `Environment "${flags.env}" does not exist. \`junction env list\` shows the environments.`,
-          { environment: flags.env },
-        );
-      }
+      if (flags.env !== undefined) await ctx.requireEnvironment(flags.env);
       const agents = await store.agents.list({
         ...(flags.env !== undefined ? { environmentName: flags.env } : {}),
         limit: 10_000,
