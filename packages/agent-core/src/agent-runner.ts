@@ -384,6 +384,7 @@ export class AgentRunner {
           inputTokens,
           outputTokens,
           model: modelId,
+          traceId,
           workerId: options.workerId,
         }),
       );
@@ -409,6 +410,7 @@ export class AgentRunner {
           inputTokens,
           outputTokens,
           model: modelId,
+          traceId,
           workerId: options.workerId,
         }),
       );

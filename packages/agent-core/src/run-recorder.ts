@@ -56,8 +56,9 @@ export class RunRecorder {
   }
 
   /**
-   * Waits for writes in flight and hands over what is still buffered, numbered, so the
-   * caller can write it in the same batch as the end of the run (one write fewer per run).
+   * Waits for writes in flight and hands over the buffered events, numbered, so the caller
+   * writes them with the end of the run (one write fewer per run). Buffered counters are
+   * dropped: the caller's final write carries the final counters.
    */
   async takeRest(): Promise<FinalEvents | undefined> {
     if (this.#timer) clearTimeout(this.#timer);
