@@ -72,8 +72,11 @@ export class RunQueue {
   readonly #inFlight = new Map<number, AbortController>();
   #loops: Promise<void>[] = [];
   #running = false;
-  #wake: Array<() => void> = [];
+  /** Idle workers; handing one a run (created already claimed for it) skips a claim. */
+  #wake: Array<{ wake: (run?: Run) => void; timer: NodeJS.Timeout }> = [];
   #sweeper: NodeJS.Timeout | undefined;
+  /** Runs may be waiting in the store (queued while every worker here was busy, or found by a claim). */
+  #backlog = true;
 
   constructor(options: RunQueueOptions) {
     this.#o = { concurrency: 4, leaseMs: 60_000, pollMs: 500, sweepMs: 30_000, ...options };
@@ -82,7 +85,30 @@ export class RunQueue {
 
   /** Stores a queued run and returns it at once; a worker (here or elsewhere) picks it up. */
   async enqueue(input: EnqueueInput): Promise<Run> {
-    const run = await this.#o.store.runs.create({
+    // An idle worker here takes the run as it is created: no claim round trip. Taken out of
+    // the idle list (and its poll timer stopped) first, so it cannot wander off meanwhile.
+    const idle = this.#running ? this.#wake.shift() : undefined;
+    if (idle) clearTimeout(idle.timer);
+    let run: Run;
+    try {
+      run = await this.#o.store.runs.create({
+        ...this.#createInput(input),
+        ...(idle ? { claimedBy: { workerId: this.workerId, leaseMs: this.#o.leaseMs } } : {}),
+      });
+    } catch (err) {
+      idle?.wake();
+      throw err;
+    }
+    if (idle) idle.wake(run);
+    else {
+      this.#backlog = true;
+      this.#notify();
+    }
+    return run;
+  }
+
+  #createInput(input: EnqueueInput): Parameters<Store['runs']['create']>[0] {
+    return {
       agentId: input.agent.id,
       agentName: input.agent.name,
       environmentId: input.agent.environmentId,
@@ -91,9 +117,7 @@ export class RunQueue {
       source: input.source,
       ...(input.parentRunId !== undefined ? { parentRunId: input.parentRunId } : {}),
       ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}),
-    });
-    this.#notify();
-    return run;
+    };
   }
 
   /** Recovers runs abandoned by dead workers, then starts the workers. */
@@ -164,38 +188,46 @@ export class RunQueue {
 
   /** Wakes one idle worker per queued run (all of them when stopping), not the whole herd. */
   #notify(all = false): void {
-    if (all) {
-      const waiting = this.#wake;
-      this.#wake = [];
-      for (const wake of waiting) wake();
-    } else {
-      this.#wake.shift()?.();
+    const waiting = all ? this.#wake.splice(0) : this.#wake.splice(0, 1);
+    for (const w of waiting) {
+      clearTimeout(w.timer);
+      w.wake();
     }
   }
 
-  async #idle(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wake = this.#wake.filter((w) => w !== done);
-        resolve();
+  /** Waits for a poll interval, a nudge, or a run handed over by enqueue. */
+  #idle(): Promise<Run | undefined> {
+    return new Promise<Run | undefined>((resolve) => {
+      const entry = {
+        wake: (run?: Run): void => resolve(run),
+        timer: setTimeout(() => {
+          this.#wake = this.#wake.filter((w) => w !== entry);
+          resolve(undefined);
+        }, this.#o.pollMs),
       };
-      const timer = setTimeout(done, this.#o.pollMs);
-      this.#wake.push(done);
+      this.#wake.push(entry);
     });
   }
 
   async #work(): Promise<void> {
     const { store, runner, logger } = this.#o;
-    while (this.#running) {
-      let run: Run | undefined;
-      try {
-        run = await store.runs.claimNext(this.workerId, this.#o.leaseMs);
-      } catch (err) {
-        logger.error('claiming a run failed', { error: (err as Error).message });
+    let handed: Run | undefined;
+    while (this.#running || handed) {
+      let run: Run | undefined = handed;
+      handed = undefined;
+      if (!run && this.#backlog) {
+        try {
+          run = await store.runs.claimNext(this.workerId, this.#o.leaseMs);
+        } catch (err) {
+          logger.error('claiming a run failed', { error: (err as Error).message });
+        }
+        // An empty claim means nothing waits; runs queued by other processes are found by the poll.
+        if (!run) this.#backlog = false;
       }
       if (!run) {
-        await this.#idle();
+        handed = await this.#idle();
+        // A poll interval passed (or a nudge came): look in the store again.
+        if (!handed) this.#backlog = true;
         continue;
       }
       const controller = new AbortController();

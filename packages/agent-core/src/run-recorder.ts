@@ -2,7 +2,7 @@ import type { FinalEvents, RunEventInput, RunProgress, Store } from '@junction/s
 
 /**
  * Writes a run's events and counters behind the run instead of in its way. Records are
- * buffered and written together — every `intervalMs` while the run goes, and when it ends —
+ * buffered and written together — every `intervalMs` (1 s) while the run goes, and when it ends —
  * so a model turn never waits on the disk and a fast run costs one write, not one per event.
  * The runner awaits `flush()` before it ends the run, so nothing is lost on a normal end; a
  * crash loses at most the last interval, and the run is then failed by recovery anyway.
@@ -15,11 +15,9 @@ export class RunRecorder {
   #progress: RunProgress | undefined;
   #timer: NodeJS.Timeout | undefined;
   #tail: Promise<void> = Promise.resolve();
-  /** Learned from the store on the first write; this recorder is the run's only event writer. */
-  #nextSeq: number | undefined;
   #failure: unknown;
 
-  constructor(store: Store, runId: number, intervalMs = 250) {
+  constructor(store: Store, runId: number, intervalMs = 1000) {
     this.#store = store;
     this.#runId = runId;
     this.#intervalMs = intervalMs;
@@ -45,9 +43,7 @@ export class RunRecorder {
     this.#tail = this.#tail.then(async () => {
       if (this.#failure !== undefined || (events.length === 0 && !progress)) return;
       try {
-        this.#nextSeq ??= await this.#store.runEvents.nextSeq(this.#runId);
-        await this.#store.runEvents.record(this.#runId, this.#nextSeq, events, progress);
-        this.#nextSeq += events.length;
+        await this.#store.runEvents.record(this.#runId, events, progress);
       } catch (err) {
         this.#failure = err;
       }
@@ -56,7 +52,7 @@ export class RunRecorder {
   }
 
   /**
-   * Waits for writes in flight and hands over the buffered events, numbered, so the caller
+   * Waits for writes in flight and hands over the buffered events so the caller
    * writes them with the end of the run (one write fewer per run). Buffered counters are
    * dropped: the caller's final write carries the final counters.
    */
@@ -68,11 +64,7 @@ export class RunRecorder {
     const events = this.#events;
     this.#events = [];
     this.#progress = undefined;
-    if (events.length === 0) return undefined;
-    this.#nextSeq ??= await this.#store.runEvents.nextSeq(this.#runId);
-    const firstSeq = this.#nextSeq;
-    this.#nextSeq += events.length;
-    return { firstSeq, events };
+    return events.length === 0 ? undefined : { events };
   }
 
   /** Writes everything buffered; throws the first write error, if any. */

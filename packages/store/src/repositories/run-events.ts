@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { RunEvent } from '../rows.js';
 import { runEvents, runs } from '../schema.js';
 import { progressFields, type RunProgress } from './runs.js';
+import { insertEvents } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { isStoreError, notFound } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -54,56 +55,18 @@ export class RunEventsRepository {
     }
   }
 
-  /** The seq the run's next event gets (1 for a run without events). */
-  async nextSeq(runId: number): Promise<number> {
-    return this.#ctx.read('next run event seq', async (db) => {
-      const [row] = await db
-        .select({ max: sql<number | null>`MAX(${runEvents.seq})` })
-        .from(runEvents)
-        .where(eq(runEvents.runId, runId));
-      return (row?.max ?? 0) + 1;
-    });
-  }
-
   /**
-   * Writes events numbered from `firstSeq` and updates the run's counters in one batch: the
-   * hot path of a running agent, one write instead of one per event. The run's lease holder
-   * is its only event writer; a clash with another writer is a CONFLICT (unique run, seq).
+   * Appends events and updates the run's counters in one batch: the hot path of a running
+   * agent, one write instead of one per event.
    */
-  async record(
-    runId: number,
-    firstSeq: number,
-    events: readonly RunEventInput[],
-    progress?: RunProgress,
-  ): Promise<void> {
+  async record(runId: number, events: readonly RunEventInput[], progress?: RunProgress): Promise<void> {
     const now = this.#ctx.now();
     const fields = progress ? progressFields(progress) : {};
     if (events.length === 0 && Object.keys(fields).length === 0) return;
     try {
       await this.#ctx.write('record run events', async (db) => {
-        const insert =
-          events.length > 0
-            ? [
-                db.insert(runEvents).values(
-                  events.map((input, i) => ({
-                    runId,
-                    seq: firstSeq + i,
-                    type: input.type,
-                    payload: input.payload ?? null,
-                    durationMs: input.durationMs ?? null,
-                    createdAt: now,
-                  })),
-                ),
-              ]
-            : [];
-        const update =
-          Object.keys(fields).length > 0
-            ? [db.update(runs).set(fields).where(eq(runs.id, runId))]
-            : [];
-        const [first, ...rest] = [...insert, ...update];
-        if (!first) return;
-        if (rest.length === 0) await first;
-        else await db.batch([first, ...rest]);
+        if (events.length > 0) await insertEvents(db, runId, events, now);
+        if (Object.keys(fields).length > 0) await db.update(runs).set(fields).where(eq(runs.id, runId));
       });
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE'))

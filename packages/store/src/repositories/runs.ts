@@ -13,7 +13,8 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { Run, RunSource, RunStatus } from '../rows.js';
-import { runEvents, runs } from '../schema.js';
+import { runs } from '../schema.js';
+import { insertEvents } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -31,6 +32,8 @@ export interface RunCreateInput {
   traceId?: string | null;
   /** A second create with the same key is a CONFLICT carrying the first run's id. */
   idempotencyKey?: string | null;
+  /** Create the run already claimed by this worker (an idle worker of the same process). */
+  claimedBy?: { workerId: string; leaseMs: number };
 }
 
 /** `failed` is accepted as an alias of `error`, as the CLI and REST filters allow. */
@@ -60,9 +63,8 @@ export interface RunProgress {
   traceId?: string | null;
 }
 
-/** Events written in the same batch as the end of a run (the runner's last buffered ones). */
+/** Events written with the end of a run (the runner's last buffered ones). */
 export interface FinalEvents {
-  firstSeq: number;
   events: ReadonlyArray<{ type: string; payload?: unknown; durationMs?: number | null }>;
 }
 
@@ -134,7 +136,14 @@ export class RunsRepository {
             agentId: input.agentId ?? null,
             agentName: input.agentName,
             environmentId: input.environmentId ?? null,
-            status: 'queued',
+            status: input.claimedBy ? 'running' : 'queued',
+            ...(input.claimedBy
+              ? {
+                  workerId: input.claimedBy.workerId,
+                  startedAt: now,
+                  leaseExpiresAt: new Date(now.getTime() + input.claimedBy.leaseMs),
+                }
+              : {}),
             task: input.task,
             variables: input.variables ?? {},
             source: input.source,
@@ -349,16 +358,7 @@ export class RunsRepository {
         .returning();
       let row: Run | undefined;
       if (finalEvents && finalEvents.events.length > 0) {
-        const insert = db.insert(runEvents).values(
-          finalEvents.events.map((e, i) => ({
-            runId: id,
-            seq: finalEvents.firstSeq + i,
-            type: e.type,
-            payload: e.payload ?? null,
-            durationMs: e.durationMs ?? null,
-            createdAt: now,
-          })),
-        );
+        const insert = insertEvents(db, id, finalEvents.events, now);
         // Two plain statements, not a transaction: should the process die between them, the
         // run stays `running` with its events and recovery ends it; nothing is lost.
         await insert;
