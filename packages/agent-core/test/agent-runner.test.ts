@@ -154,6 +154,19 @@ describe('AgentRunner', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
+  it('honours the agent timeout_seconds from its prompt file', async () => {
+    h.agent('patient', 'model: openai/gpt-test\ntimeout_seconds: 1');
+    await h.sync();
+    h.fake.script([{ delayMs: 5_000, text: 'late' }]);
+    const started = Date.now();
+    const done = await h.runner.execute(await start('patient', 'wait'), {
+      workerId: 'test-worker',
+    });
+    expect(done.status).toBe('timeout');
+    expect(done.error).toContain('1000 ms');
+    expect(Date.now() - started).toBeLessThan(4_500);
+  });
+
   it('retries a provider 500 and then succeeds', async () => {
     h.agent('flaky', 'model: openai/gpt-test');
     await h.sync();
