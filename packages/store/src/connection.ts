@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
+import { installStatementCache } from './statement-cache.js';
 import { runMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
@@ -71,6 +72,7 @@ async function configure(
 
 function openClient(location: StoreLocation, options: ConnectOptions): Client {
   if (location.kind === 'file') fs.mkdirSync(path.dirname(location.path), { recursive: true });
+  if (location.kind !== 'remote') installStatementCache();
   return createClient({ url: clientUrl(location), authToken: options.authToken });
 }
 

@@ -59,14 +59,19 @@ export class RunEventsRepository {
    * Appends events and updates the run's counters in one batch: the hot path of a running
    * agent, one write instead of one per event.
    */
-  async record(runId: number, events: readonly RunEventInput[], progress?: RunProgress): Promise<void> {
+  async record(
+    runId: number,
+    events: readonly RunEventInput[],
+    progress?: RunProgress,
+  ): Promise<void> {
     const now = this.#ctx.now();
     const fields = progress ? progressFields(progress) : {};
     if (events.length === 0 && Object.keys(fields).length === 0) return;
     try {
       await this.#ctx.write('record run events', async (db) => {
         if (events.length > 0) await insertEvents(db, runId, events, now);
-        if (Object.keys(fields).length > 0) await db.update(runs).set(fields).where(eq(runs.id, runId));
+        if (Object.keys(fields).length > 0)
+          await db.update(runs).set(fields).where(eq(runs.id, runId));
       });
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE'))
