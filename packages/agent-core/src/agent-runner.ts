@@ -8,8 +8,8 @@ import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
   agentExecuteAttributes,
   collectSecretValues,
-  redact,
-  redactText,
+  createRedactor,
+  type Redactor,
   SPAN_AGENT_EXECUTE,
   withSpan,
 } from '@junction/telemetry';
@@ -91,7 +91,8 @@ function agentTimeoutMs(def: AgentDefinition): number | undefined {
  */
 export class AgentRunner {
   readonly #deps: AgentRunnerDeps;
-  readonly #secrets: string[];
+  /** Built once: redaction runs on every turn and tool call. */
+  readonly #redactor: Redactor;
   /** Parsed prompt files, reused while the file's size and mtime are unchanged. */
   readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
   /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
@@ -99,7 +100,7 @@ export class AgentRunner {
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
-    this.#secrets = collectSecretValues(deps.env ?? process.env);
+    this.#redactor = createRedactor(collectSecretValues(deps.env ?? process.env));
   }
 
   async #prompt(file: string): Promise<AgentDefinition> {
@@ -279,9 +280,7 @@ export class AgentRunner {
                   input_tokens: turn.inputTokens,
                   output_tokens: turn.outputTokens,
                   finish_reason: turn.finishReason,
-                  ...(turn.text
-                    ? { text: cut(redactText(turn.text, this.#secrets), maxChars) }
-                    : {}),
+                  ...(turn.text ? { text: cut(this.#redactor.text(turn.text), maxChars) } : {}),
                   tool_calls: turn.toolCalls,
                 },
               },
@@ -306,12 +305,10 @@ export class AgentRunner {
                 step: call.step,
                 tool: call.tool,
                 server: call.server,
-                arguments: redact(call.arguments, this.#secrets),
-                result: cut(redactText(call.result, this.#secrets), maxChars),
+                arguments: this.#redactor.value(call.arguments),
+                result: cut(this.#redactor.text(call.result), maxChars),
                 success: call.success,
-                ...(call.error
-                  ? { error: cut(redactText(call.error, this.#secrets), maxChars) }
-                  : {}),
+                ...(call.error ? { error: cut(this.#redactor.text(call.error), maxChars) } : {}),
               },
             },
           ]);
@@ -379,7 +376,7 @@ export class AgentRunner {
       return await this.#finish(run, options, () =>
         store.runs.markCompleted(run.id, {
           ...(finalEvents ? { finalEvents } : {}),
-          finalResponse: redactText(finalResponse, this.#secrets),
+          finalResponse: this.#redactor.text(finalResponse),
           stepsTaken: steps,
           inputTokens,
           outputTokens,
@@ -400,7 +397,7 @@ export class AgentRunner {
         return (await store.runs.get(run.id)) ?? run;
       }
       const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
-      const message = redactText(this.#describe(err, status, timeout), this.#secrets);
+      const message = this.#redactor.text(this.#describe(err, status, timeout));
       await store.runEvents.append(run.id, { type: 'run_error', payload: { message, status } });
       return await this.#finish(run, options, () =>
         store.runs.markFailed(run.id, {
