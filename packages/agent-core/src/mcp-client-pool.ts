@@ -3,6 +3,7 @@
 // Every failure becomes an AgentCoreError that says what happened without leaking the
 // env values and headers of the server's template (they usually carry API keys).
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -467,7 +468,7 @@ export class McpClientPool {
       transport,
       stdio,
       redactor,
-      lifetime: new AbortController(),
+      lifetime: unboundedController(),
       logger: this.logger.child({
         server: spec.name,
         key,
@@ -965,6 +966,13 @@ function isSessionLost(conn: Connection, error: unknown): boolean {
 }
 
 // A signal that aborts when any of `signals` does, until disposed.
+/** A controller whose signal any number of concurrent requests on one connection may watch. */
+function unboundedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 function linkSignals(...signals: Array<AbortSignal | undefined>): {
   signal: AbortSignal;
   dispose(): void;
