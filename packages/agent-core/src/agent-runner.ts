@@ -4,6 +4,7 @@ import { generateText, jsonSchema, Output, stepCountIs, type ModelMessage } from
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
 import type { Agent, Run, Store } from '@junction/store';
+import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
   agentExecuteAttributes,
@@ -16,7 +17,7 @@ import {
 import { AgentCoreError, isAgentCoreError } from './errors.js';
 import type { McpClientPool } from './mcp-client-pool.js';
 import { classifyProviderError } from './model-errors.js';
-import { resolveModel, type ModelSettings } from './model-factory.js';
+import { modelSecrets, resolveModel, type ModelSettings } from './model-factory.js';
 import { withModelTurns, type ModelTurn } from './model-turns.js';
 import { RunRecorder } from './run-recorder.js';
 import {
@@ -100,7 +101,11 @@ export class AgentRunner {
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
-    this.#redactor = createRedactor(collectSecretValues(deps.env ?? process.env));
+    const env = deps.env ?? process.env;
+    this.#redactor = createRedactor([
+      ...collectSecretValues(env),
+      ...modelSecrets(deps.modelSettings, env),
+    ]);
   }
 
   async #prompt(file: string): Promise<AgentDefinition> {
@@ -315,6 +320,7 @@ export class AgentRunner {
           emit({ type: 'tool_call', runId: run.id, call });
         },
         runSubAgent: async (sub, task, variables) => {
+          // Created already claimed by this worker: no other worker can take it in between.
           const child = await store.runs.create({
             agentId: sub.id,
             agentName: sub.name,
@@ -323,13 +329,9 @@ export class AgentRunner {
             variables,
             source: run.source,
             parentRunId: run.id,
+            claimedBy: { workerId: options.workerId, leaseMs: this.#deps.leaseMs ?? 60_000 },
           });
-          const claimed = await store.runs.claim(
-            child.id,
-            options.workerId,
-            this.#deps.leaseMs ?? 60_000,
-          );
-          const finished = await this.#execute(claimed ?? child, { ...options, signal }, depth + 1);
+          const finished = await this.#execute(child, { ...options, signal }, depth + 1);
           recorder.record([
             {
               type: 'sub_agent',
@@ -386,7 +388,12 @@ export class AgentRunner {
         }),
       );
     } catch (err) {
-      const interrupted = cancel?.aborted && cancel.reason instanceof RunInterrupted;
+      // Classified before any await, so a timer firing meanwhile cannot relabel the failure.
+      if (timer) clearTimeout(timer);
+      const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
+      // A sub-agent run is never re-queued on its own: its parent is, and will start a new one.
+      const interrupted =
+        depth === 0 && status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
       await recorder.flush().catch(() => undefined);
       if (interrupted) {
         await store.runEvents.append(run.id, {
@@ -396,7 +403,6 @@ export class AgentRunner {
         await store.runs.requeue(run.id, options.workerId);
         return (await store.runs.get(run.id)) ?? run;
       }
-      const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
       const message = this.#redactor.text(this.#describe(err, status, timeout));
       await store.runEvents.append(run.id, { type: 'run_error', payload: { message, status } });
       return await this.#finish(run, options, () =>
@@ -430,9 +436,9 @@ export class AgentRunner {
     try {
       return await write();
     } catch (err) {
-      const current = await this.#deps.store.runs.get(run.id);
-      if (current) return current;
-      throw err;
+      // Only "someone else already ended it" is expected; anything else must surface.
+      if (!isStoreError(err, 'CONFLICT')) throw err;
+      return (await this.#deps.store.runs.get(run.id)) ?? run;
     }
   }
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { Agent, Run, RunSource, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
+import { redactSecrets } from './model-errors.js';
 
 /** What the queue needs of a runner. */
 export interface RunExecutor {
@@ -240,10 +241,11 @@ export class RunQueue {
         });
         if (finished.status !== 'queued') await this.#o.onFinished?.(finished);
       } catch (err) {
-        logger.error('run execution crashed', { run_id: run.id, error: (err as Error).message });
+        const message = redactSecrets((err as Error).message);
+        logger.error('run execution crashed', { run_id: run.id, error: message });
         await store.runs
           .markFailed(run.id, {
-            error: `internal error: ${(err as Error).message}`,
+            error: `internal error: ${message}`,
             workerId: this.workerId,
           })
           .catch(() => undefined);

@@ -48,3 +48,33 @@ describe('claiming, requeueing and failing runs by lease', () => {
     expect((await store.runs.get(live.id))?.status).toBe('running');
   });
 });
+
+describe('finishing with final events', () => {
+  it('writes no events on a run someone else already ended', async () => {
+    const run = await queue();
+    await store.runs.claim(run.id, 'w1', 60_000);
+    await store.runs.markFailed(run.id, { error: 'cancelled elsewhere', status: 'cancelled' });
+    await expect(
+      store.runs.markCompleted(run.id, {
+        workerId: 'w1',
+        finalEvents: { events: [{ type: 'model_turn' }] },
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await store.runEvents.list(run.id)).toEqual([]);
+  });
+
+  it('numbers final events after the ones already recorded', async () => {
+    const run = await queue();
+    await store.runs.claim(run.id, 'w1', 60_000);
+    await store.runEvents.record(run.id, [{ type: 'a' }]);
+    await store.runs.markCompleted(run.id, {
+      workerId: 'w1',
+      finalEvents: { events: [{ type: 'b' }, { type: 'c' }] },
+    });
+    expect((await store.runEvents.list(run.id)).map((e) => [e.seq, e.type])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ]);
+  });
+});

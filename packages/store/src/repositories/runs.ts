@@ -356,15 +356,11 @@ export class RunsRepository {
         .set({ ...fields, completedAt: now, leaseExpiresAt: null })
         .where(and(...where))
         .returning();
-      let row: Run | undefined;
-      if (finalEvents && finalEvents.events.length > 0) {
-        const insert = insertEvents(db, id, finalEvents.events, now);
-        // Two plain statements, not a transaction: should the process die between them, the
-        // run stays `running` with its events and recovery ends it; nothing is lost.
-        await insert;
-        [row] = await update;
-      } else {
-        [row] = await update;
+      // The end first: events go in only when this writer really ended the run, so nothing
+      // lands on a run someone else already finished or took over.
+      const [row] = await update;
+      if (row && finalEvents && finalEvents.events.length > 0) {
+        await insertEvents(db, id, finalEvents.events, now);
       }
       if (row) return row;
       const [current] = await db.select().from(runs).where(eq(runs.id, id));

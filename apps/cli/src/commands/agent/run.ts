@@ -92,24 +92,34 @@ export default class AgentRun extends JunctionCommand {
       // A missing key or an unknown provider is an error before any run exists.
       core.resolveModel(agent.model ?? undefined, runtime.runnerSettings, process.env);
       const workerId = core.newWorkerId();
-      const queued = await store.runs.create({
+      // Created already claimed by this process, so a `serve` worker sharing the store cannot take it.
+      const claimed = await store.runs.create({
         agentId: agent.id,
         agentName: agent.name,
         environmentId: agent.environmentId,
         task: args.task,
         variables,
         source: 'cli',
+        claimedBy: { workerId, leaseMs: 60_000 },
       });
-      const claimed = await store.runs.claim(queued.id, workerId, 60_000);
-      if (!this.jsonEnabled()) this.log(`run ${queued.id}: ${agent.name} (${flags.env})`);
-      const finished = await runtime.runner.execute(claimed ?? queued, {
-        workerId,
-        signal: controller.signal,
-        ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
-        onEvent: (event) => {
-          if (!this.jsonEnabled()) this.log(describe(event));
-        },
-      });
+      if (!this.jsonEnabled()) this.log(`run ${claimed.id}: ${agent.name} (${flags.env})`);
+      const finished = await runtime.runner
+        .execute(claimed, {
+          workerId,
+          signal: controller.signal,
+          ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
+          onEvent: (event) => {
+            if (!this.jsonEnabled()) this.log(describe(event));
+          },
+        })
+        .catch(async (err: unknown) => {
+          // The runner records its own failures; this is for the store itself failing under it.
+          const message = core.redactSecrets(`internal error: ${(err as Error).message}`);
+          await store.runs
+            .markFailed(claimed.id, { error: message, workerId })
+            .catch(() => undefined);
+          throw err;
+        });
       const view: RunView = {
         run_id: finished.id,
         agent_id: finished.agentId,
