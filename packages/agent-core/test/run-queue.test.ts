@@ -187,4 +187,37 @@ describe('RunQueue', () => {
     expect(result.requeued).toBe(1);
     expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
   });
+
+  it('on a graceful stop mid sub-agent, re-queues the parent and cancels the child (never runs it twice)', async () => {
+    h = await createHarness();
+    h.agent('helper', 'model: openai/gpt-test');
+    h.agent('boss', 'model: openai/gpt-test\nagents: [helper]');
+    await h.sync();
+    queue = new RunQueue({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 20,
+      concurrency: 1,
+    });
+    h.fake.script([
+      { toolCalls: [{ name: 'agent_helper', arguments: { task: 'slow part' } }] },
+      { delayMs: 3_000, text: 'too late' },
+    ]);
+    const run = await queue.enqueue({
+      agent: await h.get('boss'),
+      task: 'delegate',
+      source: 'api',
+    });
+    await queue.start();
+    const child = await waitFor(
+      'the child run to start',
+      async () => (await h.store.runs.list({ parentRunId: run.id }))[0],
+    );
+    const result = await queue.stop({ drainMs: 200 });
+    queue = undefined;
+    expect(result.requeued).toBe(1);
+    expect((await h.store.runs.get(run.id))?.status).toBe('queued');
+    expect((await h.store.runs.get(child.id))?.status).toBe('cancelled');
+  });
 });
