@@ -653,13 +653,7 @@ export class McpClientPool {
     const server = `MCP server "${spec.name}"`;
     const where = describeTarget(conn);
     const details = baseDetails(conn, 'connect');
-    const cause = safeCause(error, redactor);
-    const make = (
-      code: AgentCoreErrorCode,
-      message: string,
-      extra: Record<string, unknown> = {},
-    ): AgentCoreError =>
-      new AgentCoreError(code, redactor.text(message), { ...details, ...extra }, { cause });
+    const make = errorMaker(redactor, details, error);
 
     switch (conn.closeReason) {
       case 'unresponsive':
@@ -752,13 +746,7 @@ export class McpClientPool {
     const { spec, key, redactor } = conn;
     const server = `MCP server "${spec.name}"`;
     const details = { ...baseDetails(conn, 'request'), action };
-    const cause = safeCause(error, redactor);
-    const make = (
-      code: AgentCoreErrorCode,
-      message: string,
-      extra: Record<string, unknown> = {},
-    ): AgentCoreError =>
-      new AgentCoreError(code, redactor.text(message), { ...details, ...extra }, { cause });
+    const make = errorMaker(redactor, details, error);
 
     if (callerSignal?.aborted === true)
       return cancelledError(spec, key, action, callerSignal.reason);
@@ -966,6 +954,17 @@ function isSessionLost(conn: Connection, error: unknown): boolean {
 }
 
 // A signal that aborts when any of `signals` does, until disposed.
+/** Builds errors that share one connection's details and one redacted cause. */
+function errorMaker(
+  redactor: Redactor,
+  details: Record<string, unknown>,
+  error: unknown,
+): (code: AgentCoreErrorCode, message: string, extra?: Record<string, unknown>) => AgentCoreError {
+  const cause = safeCause(error, redactor);
+  return (code, message, extra = {}) =>
+    new AgentCoreError(code, redactor.text(message), { ...details, ...extra }, { cause });
+}
+
 /** A controller whose signal any number of concurrent requests on one connection may watch. */
 function unboundedController(): AbortController {
   const controller = new AbortController();

@@ -57,6 +57,17 @@ function worker(
   return { child, output, started };
 }
 
+/** A queue on the harness store with a single, quickly polling worker. */
+function oneWorkerQueue(): RunQueue {
+  return new RunQueue({
+    store: h.store,
+    runner: h.runner,
+    logger: h.logger,
+    pollMs: 20,
+    concurrency: 1,
+  });
+}
+
 /** A file store the worker processes share, synced, with one agent. */
 async function sharedStoreWith(agentName: string): Promise<{ shared: Store; agent: Agent }> {
   const shared = await openStore({ url: path.join(h.home, 'junction.db') });
@@ -169,13 +180,7 @@ describe('RunQueue', () => {
     h = await createHarness();
     h.agent('sleepy', 'model: openai/gpt-test');
     await h.sync();
-    queue = new RunQueue({
-      store: h.store,
-      runner: h.runner,
-      logger: h.logger,
-      pollMs: 20,
-      concurrency: 1,
-    });
+    queue = oneWorkerQueue();
     h.fake.script([{ delayMs: 3_000, text: 'slow answer' }]);
     const run = await queue.enqueue({ agent: await h.get('sleepy'), task: 'sleep', source: 'api' });
     await queue.start();
@@ -193,13 +198,7 @@ describe('RunQueue', () => {
     h.agent('helper', 'model: openai/gpt-test');
     h.agent('boss', 'model: openai/gpt-test\nagents: [helper]');
     await h.sync();
-    queue = new RunQueue({
-      store: h.store,
-      runner: h.runner,
-      logger: h.logger,
-      pollMs: 20,
-      concurrency: 1,
-    });
+    queue = oneWorkerQueue();
     h.fake.script([
       { toolCalls: [{ name: 'agent_helper', arguments: { task: 'slow part' } }] },
       { delayMs: 3_000, text: 'too late' },
