@@ -4,7 +4,7 @@
 // queue, store, runner, events, spans, metrics, log file — and through a minimal loop (AI SDK
 // generateText + MCP SDK client, no persistence), in one script. Prints both and the ratios.
 //
-//   pnpm --filter @junction/bench run-overhead [-- --runs 300 --warmup 30 --concurrency 16 --throughput-runs 320]
+//   pnpm --filter @junction/bench run-overhead [-- --runs 300 --warmup 30 --concurrency 16 --throughput-runs 960 --rounds 8]
 // The two are measured alternately (run by run, then burst by burst) so drift hits both alike.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -27,13 +27,15 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '300' },
     warmup: { type: 'string', default: '30' },
     concurrency: { type: 'string', default: '16' },
-    'throughput-runs': { type: 'string', default: '320' },
+    'throughput-runs': { type: 'string', default: '960' },
+    rounds: { type: 'string', default: '8' },
   },
 });
 const RUNS = Number(values.runs);
 const WARMUP = Number(values.warmup);
 const CONCURRENCY = Number(values.concurrency);
 const THROUGHPUT_RUNS = Number(values['throughput-runs']);
+const ROUNDS = Number(values.rounds);
 const TURNS = 5;
 const KEY = 'sk-bench-key-0000000000';
 
@@ -258,13 +260,19 @@ async function burst(runOnce, count) {
 }
 
 /** Runs/s of each at CONCURRENCY, in alternating rounds so both see the same machine. */
-async function throughputPair(a, b, rounds = 4) {
+async function throughputPair(a, b, rounds = ROUNDS) {
   const per = Math.ceil(THROUGHPUT_RUNS / rounds);
   let sa = 0;
   let sb = 0;
   for (let r = 0; r < rounds; r++) {
-    sa += await burst(a, per);
-    sb += await burst(b, per);
+    // Who goes first alternates too, so neither always follows the other's garbage.
+    if (r % 2 === 0) {
+      sa += await burst(a, per);
+      sb += await burst(b, per);
+    } else {
+      sb += await burst(b, per);
+      sa += await burst(a, per);
+    }
   }
   process.stderr.write(`  ${per * rounds} runs each at concurrency ${CONCURRENCY} done\n`);
   return [(per * rounds) / sa, (per * rounds) / sb];

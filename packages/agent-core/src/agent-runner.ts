@@ -72,6 +72,14 @@ export class RunInterrupted extends Error {
   }
 }
 
+/** Abort reason of a run whose lease this worker no longer holds. */
+export class LeaseLost extends Error {
+  constructor(runId: number, workerId: string) {
+    super(`worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`);
+    this.name = 'LeaseLost';
+  }
+}
+
 const MAX_DEPTH = 5;
 
 function cut(text: string, max: number): string {
@@ -151,13 +159,23 @@ export class AgentRunner {
       ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     });
     const lease = this.#deps.leaseMs ?? 60_000;
+    // A run whose lease this worker lost (it stalled past the lease and another worker took
+    // the run over, or recovery failed it) stops at once instead of running to an end that
+    // would be refused anyway.
+    const lost = new AbortController();
     const renew = setInterval(
       () => {
-        void store.runs.renewLease(run.id, options.workerId, lease).catch(() => undefined);
+        void store.runs.renewLease(run.id, options.workerId, lease).then(
+          (held) => {
+            if (!held) lost.abort(new LeaseLost(run.id, options.workerId));
+          },
+          () => undefined,
+        );
       },
       Math.max(1000, lease / 3),
     );
     renew.unref();
+    const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
     try {
       const finished = await withSpan(tracer, SPAN_AGENT_EXECUTE, attrs, (span) =>
         this.#loop(
@@ -165,11 +183,22 @@ export class AgentRunner {
           agent,
           environment,
           env?.lastSyncedAt,
-          options,
+          { ...options, signal },
           depth,
           span.spanContext().traceId,
         ),
       );
+      if (lost.signal.aborted && (finished.status === 'running' || finished.status === 'queued')) {
+        logger.warn('run stopped: its lease was lost', {
+          agent_id: run.agentId,
+          agent_name: run.agentName,
+          run_id: run.id,
+          worker_id: options.workerId,
+          held_by: finished.workerId,
+          run_status: finished.status,
+        });
+        return finished;
+      }
       const ok = finished.status === 'completed';
       const durationMs = Date.now() - started;
       this.#deps.metrics?.recordRun({
@@ -394,6 +423,10 @@ export class AgentRunner {
       // A sub-agent run is never re-queued on its own: its parent is, and will start a new one.
       const interrupted =
         depth === 0 && status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
+      if (status === 'cancelled' && cancel?.reason instanceof LeaseLost) {
+        // Another worker (or recovery) holds the run now: write nothing more on it.
+        return (await store.runs.get(run.id)) ?? run;
+      }
       await recorder.flush().catch(() => undefined);
       if (interrupted) {
         await store.runEvents.append(run.id, {

@@ -842,7 +842,19 @@ function positiveMs(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+// Specs are built once per sync and reused for every call; hashing one per call showed in profiles.
+const fingerprints = new WeakMap<McpServerSpec, string>();
+
 function fingerprintOf(spec: McpServerSpec): string {
+  let fingerprint = fingerprints.get(spec);
+  if (fingerprint === undefined) {
+    fingerprint = hashSpec(spec);
+    fingerprints.set(spec, fingerprint);
+  }
+  return fingerprint;
+}
+
+function hashSpec(spec: McpServerSpec): string {
   const sorted = (record: Record<string, string> | undefined): Array<[string, string]> =>
     Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // Hashed so the pool keeps no second copy of the secrets in the spec.

@@ -210,6 +210,18 @@ export class RunQueue {
     });
   }
 
+  /** Tells the owner a run ended; its callback failing is its own problem, not the run's. */
+  async #finished(run: Run): Promise<void> {
+    try {
+      await this.#o.onFinished?.(run);
+    } catch (err) {
+      this.#o.logger.error('the run-finished callback failed', {
+        run_id: run.id,
+        error: redactSecrets((err as Error).message),
+      });
+    }
+  }
+
   async #work(): Promise<void> {
     const { store, runner, logger } = this.#o;
     let handed: Run | undefined;
@@ -239,7 +251,9 @@ export class RunQueue {
           signal: controller.signal,
           ...(this.#o.timeoutMs !== undefined ? { timeoutMs: this.#o.timeoutMs } : {}),
         });
-        if (finished.status !== 'queued') await this.#o.onFinished?.(finished);
+        if (finished.status !== 'queued' && finished.status !== 'running') {
+          await this.#finished(finished);
+        }
       } catch (err) {
         const message = redactSecrets((err as Error).message);
         logger.error('run execution crashed', { run_id: run.id, error: message });

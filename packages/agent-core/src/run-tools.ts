@@ -63,7 +63,20 @@ export function subAgentToolName(name: string): string {
   return `agent_${name}`;
 }
 
+// One spec per stored server row (rows live as long as their cached wiring), so the pool sees
+// the same object on every call and hashes it once.
+const specs = new WeakMap<McpServer, McpServerSpec>();
+
 function specOf(server: McpServer): McpServerSpec {
+  let spec = specs.get(server);
+  if (!spec) {
+    spec = newSpec(server);
+    specs.set(server, spec);
+  }
+  return spec;
+}
+
+function newSpec(server: McpServer): McpServerSpec {
   return server.transport === 'stdio'
     ? {
         name: server.name,

@@ -283,6 +283,27 @@ describe('AgentRunner', () => {
     expect(done.status).toBe('cancelled');
   });
 
+  it('stops a run whose lease another worker took over, writing nothing more on it', async () => {
+    await h.close();
+    h = await createHarness({ leaseMs: 1_000 });
+    h.agent('stalled', 'model: openai/gpt-test');
+    await h.sync();
+    h.fake.script([{ delayMs: 8_000, text: 'too late' }]);
+    const run = await start('stalled', 'x');
+    const started = Date.now();
+    const done = h.runner.execute(run, { workerId: 'test-worker' });
+    // The lease runs out (as if this worker had stalled) and another worker claims the run.
+    await new Promise((r) => setTimeout(r, 200));
+    await h.store.runs.requeueExpired(new Date(Date.now() + 60_000));
+    expect(await h.store.runs.claim(run.id, 'other-worker', 60_000)).toBeDefined();
+    const finished = await done;
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(finished).toMatchObject({ id: run.id, status: 'running', workerId: 'other-worker' });
+    const events = await h.store.runEvents.list(run.id);
+    expect(events.map((e) => e.type)).not.toContain('run_error');
+    expect(h.logLines.join('')).toContain('run stopped: its lease was lost');
+  });
+
   it('never writes the API key into run records, events or logs', async () => {
     h.agent('leaky', 'model: openai/gpt-test\ntools: [echo]');
     await h.sync();

@@ -121,6 +121,33 @@ describe('RunQueue', () => {
     });
   });
 
+  it('a run-finished callback that throws is logged as such; the run stays completed', async () => {
+    h = await createHarness();
+    h.agent('echoer', 'model: openai/gpt-test');
+    await h.sync();
+    let calls = 0;
+    queue = new RunQueue({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 20,
+      onFinished: () => {
+        calls += 1;
+        throw new Error('subscriber broke');
+      },
+    });
+    h.fake.script([{ text: 'fine' }]);
+    await queue.start();
+    const run = await queue.enqueue({ agent: await h.get('echoer'), task: 'hi', source: 'api' });
+    await waitFor('the callback', async () => (calls > 0 ? true : undefined));
+    await queue.stop({ drainMs: 1000 });
+    expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'completed', error: null });
+    const log = h.logLines.join('');
+    expect(log).toContain('the run-finished callback failed');
+    expect(log).toContain('subscriber broke');
+    expect(log).not.toContain('run execution crashed');
+  });
+
   it('two processes sharing one store drain 20 runs and none runs twice', async () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('echoer');

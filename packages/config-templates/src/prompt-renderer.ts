@@ -2,7 +2,7 @@
 // Handlebars with noEscape, so `{{userInput}}` keeps quotes, `<` and `&` as typed: agent prompts
 // are not HTML (a test pins this, in case a dotprompt upgrade changes it).
 import { Dotprompt } from 'dotprompt';
-import type { Message, ParsedPrompt } from 'dotprompt';
+import type { Message, ParsedPrompt, PromptFunction } from 'dotprompt';
 import type { AgentDefinition } from './agent-definition.js';
 import { PromptError } from './errors.js';
 
@@ -43,6 +43,22 @@ function roleOf(role: Message['role']): PromptMessage['role'] {
   return 'user';
 }
 
+/**
+ * Compiled bodies per definition. Handlebars compiles lazily on a template's first render, so a
+ * fresh compile per render paid the whole compilation every run; a definition never changes
+ * (a changed file is parsed into a new one), so its compiled form is kept while it lives.
+ */
+const compiled = new WeakMap<AgentDefinition, Promise<PromptFunction>>();
+
+function compiledBody(definition: AgentDefinition): Promise<PromptFunction> {
+  let render = compiled.get(definition);
+  if (!render) {
+    render = new Dotprompt().compile({ template: definition.template } as ParsedPrompt);
+    compiled.set(definition, render);
+  }
+  return render;
+}
+
 /** Renders a prompt definition with dotprompt; leading system turns become `system`, the rest `messages`. */
 export async function renderPrompt(
   definition: AgentDefinition,
@@ -66,7 +82,7 @@ export async function renderPrompt(
   };
   let messages: Message[];
   try {
-    const render = await new Dotprompt().compile({ template: definition.template } as ParsedPrompt);
+    const render = await compiledBody(definition);
     messages = (await render({ input })).messages;
   } catch (error) {
     throw new PromptError(

@@ -9,6 +9,7 @@ import { StoreError } from './store-error.js';
  * write lock up front where the busy timeout can wait for it.
  */
 export function guardClient(client: Client): Client {
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(client, {
     get(target, property) {
       if (property === 'transaction') {
@@ -25,10 +26,15 @@ export function guardClient(client: Client): Client {
           target.batch(statements, mode);
       }
       const value: unknown = Reflect.get(target, property, target);
-      // Bind methods to the real client: it keeps its connection in private fields.
-      return typeof value === 'function'
-        ? (value as (...args: unknown[]) => unknown).bind(target)
-        : value;
+      if (typeof value !== 'function') return value;
+      // Bind methods to the real client: it keeps its connection in private fields. Bound once
+      // per method: execute() is called for every statement.
+      let fn = bound.get(property);
+      if (fn === undefined) {
+        fn = (value as (...args: unknown[]) => unknown).bind(target);
+        bound.set(property, fn);
+      }
+      return fn;
     },
   });
 }

@@ -4,6 +4,7 @@ import { agentAgents, agents, agentTools, environments, tools } from '../schema.
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
+import { prepared, slot } from '../prepared.js';
 
 /** The fields of an agent record; everything but the name is optional. */
 export interface AgentInput {
@@ -129,14 +130,16 @@ export class AgentsRepository {
   async getWithEnvironment(
     id: number,
   ): Promise<{ agent: Agent; environment: Environment } | undefined> {
-    return this.#ctx.read('get agent with environment', async (db) => {
-      const [row] = await db
-        .select({ agent: agents, environment: environments })
-        .from(agents)
-        .innerJoin(environments, eq(environments.id, agents.environmentId))
-        .where(eq(agents.id, id));
-      return row;
-    });
+    return this.#ctx.read('get agent with environment', (db) =>
+      prepared(db, 'agents.getWithEnvironment', (d) =>
+        d
+          .select({ agent: agents, environment: environments })
+          .from(agents)
+          .innerJoin(environments, eq(environments.id, agents.environmentId))
+          .where(eq(agents.id, slot('id')))
+          .prepare(),
+      ).get({ id }),
+    );
   }
 
   /** The agent called `name` in the environment, or undefined. */

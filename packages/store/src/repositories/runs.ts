@@ -12,12 +12,14 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Run, RunSource, RunStatus } from '../rows.js';
 import { runs } from '../schema.js';
 import { insertEvents } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
+import { driverValue, prepared, slot } from '../prepared.js';
 
 /** What a caller knows when it asks for a run; the run starts `queued`. */
 export interface RunCreateInput {
@@ -130,31 +132,24 @@ export class RunsRepository {
     return this.#ctx.write(
       `queue a run of agent ${JSON.stringify(input.agentName)}`,
       async (db) => {
-        const [row] = await db
-          .insert(runs)
-          .values({
-            agentId: input.agentId ?? null,
-            agentName: input.agentName,
-            environmentId: input.environmentId ?? null,
-            status: input.claimedBy ? 'running' : 'queued',
-            ...(input.claimedBy
-              ? {
-                  workerId: input.claimedBy.workerId,
-                  startedAt: now,
-                  leaseExpiresAt: new Date(now.getTime() + input.claimedBy.leaseMs),
-                }
-              : {}),
-            task: input.task,
-            variables: input.variables ?? {},
-            source: input.source,
-            parentRunId: input.parentRunId ?? null,
-            model: input.model ?? null,
-            traceId: input.traceId ?? null,
-            idempotencyKey: input.idempotencyKey ?? null,
-            queuedAt: now,
-          })
-          .onConflictDoNothing({ target: runs.idempotencyKey })
-          .returning();
+        const claimed = input.claimedBy;
+        const [row] = await prepared(db, 'runs.create', createRun).all({
+          agentId: input.agentId ?? null,
+          agentName: input.agentName,
+          environmentId: input.environmentId ?? null,
+          status: claimed ? 'running' : 'queued',
+          workerId: claimed?.workerId ?? null,
+          startedAt: claimed ? now.getTime() : null,
+          leaseExpiresAt: claimed ? now.getTime() + claimed.leaseMs : null,
+          task: input.task,
+          variables: JSON.stringify(input.variables ?? {}),
+          source: input.source,
+          parentRunId: input.parentRunId ?? null,
+          model: input.model ?? null,
+          traceId: input.traceId ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          queuedAt: now.getTime(),
+        });
         if (row) return row;
         const [existing] = await db
           .select({ id: runs.id })
@@ -173,10 +168,7 @@ export class RunsRepository {
 
   /** The run with this id, or undefined. */
   async get(id: number): Promise<Run | undefined> {
-    return this.#ctx.read('get run', async (db) => {
-      const [row] = await db.select().from(runs).where(eq(runs.id, id));
-      return row;
-    });
+    return this.#ctx.read('get run', (db) => prepared(db, 'runs.get', getRun).get({ id }));
   }
 
   /** The run created with this idempotency key, or undefined. */
@@ -215,43 +207,26 @@ export class RunsRepository {
    */
   async claimNext(workerId: string, leaseMs: number): Promise<Run | undefined> {
     const now = this.#ctx.now();
-    return this.#ctx.write('claim the next queued run', async (db) => {
-      const oldest = db
-        .select({ id: runs.id })
-        .from(runs)
-        .where(eq(runs.status, 'queued'))
-        .orderBy(asc(runs.queuedAt), asc(runs.id))
-        .limit(1);
-      const [row] = await db
-        .update(runs)
-        .set({
-          status: 'running',
-          workerId,
-          startedAt: now,
-          leaseExpiresAt: new Date(now.getTime() + leaseMs),
-        })
-        .where(and(sql`${runs.id} = (${oldest})`, eq(runs.status, 'queued')))
-        .returning();
-      return row;
-    });
+    return this.#ctx.write('claim the next queued run', (db) =>
+      prepared(db, 'runs.claimNext', claimNextRun).get({
+        workerId,
+        startedAt: now.getTime(),
+        leaseExpiresAt: now.getTime() + leaseMs,
+      }),
+    );
   }
 
   /** Claims one queued run by id (a caller that runs it itself); undefined if it is not queued. */
   async claim(id: number, workerId: string, leaseMs: number): Promise<Run | undefined> {
     const now = this.#ctx.now();
-    return this.#ctx.write(`claim run ${id}`, async (db) => {
-      const [row] = await db
-        .update(runs)
-        .set({
-          status: 'running',
-          workerId,
-          startedAt: now,
-          leaseExpiresAt: new Date(now.getTime() + leaseMs),
-        })
-        .where(and(eq(runs.id, id), eq(runs.status, 'queued')))
-        .returning();
-      return row;
-    });
+    return this.#ctx.write(`claim run ${id}`, (db) =>
+      prepared(db, 'runs.claim', claimRun).get({
+        id,
+        workerId,
+        startedAt: now.getTime(),
+        leaseExpiresAt: now.getTime() + leaseMs,
+      }),
+    );
   }
 
   /** Puts a run this worker holds back in the queue (graceful shutdown); false if it no longer holds it. */
@@ -280,10 +255,11 @@ export class RunsRepository {
   async renewLease(id: number, workerId: string, leaseMs: number): Promise<boolean> {
     const until = new Date(this.#ctx.now().getTime() + leaseMs);
     return this.#ctx.write('renew run lease', async (db) => {
-      const result = await db
-        .update(runs)
-        .set({ leaseExpiresAt: until })
-        .where(and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId)));
+      const result = await prepared(db, 'runs.renewLease', renewLease).run({
+        id,
+        workerId,
+        leaseExpiresAt: until.getTime(),
+      });
       return result.rowsAffected > 0;
     });
   }
@@ -349,21 +325,20 @@ export class RunsRepository {
   ): Promise<Run> {
     const now = this.#ctx.now();
     return this.#ctx.write(`finish run ${id}`, async (db) => {
-      const where = [eq(runs.id, id), inArray(runs.status, ACTIVE)];
-      if (workerId !== undefined) where.push(eq(runs.workerId, workerId));
-      const update = db
-        .update(runs)
-        .set({ ...fields, completedAt: now, leaseExpiresAt: null })
-        .where(and(...where))
-        .returning();
+      const values: Record<string, unknown> = { id, workerId: workerId ?? null };
+      for (const [key, value] of Object.entries(fields)) values[key] = driverValue(value);
+      values.completedAt = now.getTime();
+      const columns = Object.keys(fields).sort();
+      const key = `runs.finish:${columns.join(',')}:${workerId !== undefined}`;
+      const update = prepared(db, key, (d) => finishRun(d, columns, workerId !== undefined));
       // The end first: events go in only when this writer really ended the run, so nothing
       // lands on a run someone else already finished or took over.
-      const [row] = await update;
+      const [row] = await update.all(values);
       if (row && finalEvents && finalEvents.events.length > 0) {
         await insertEvents(db, id, finalEvents.events, now);
       }
       if (row) return row;
-      const [current] = await db.select().from(runs).where(eq(runs.id, id));
+      const current = await prepared(db, 'runs.get', getRun).get({ id });
       if (!current) throw notFound('run', id, 'Check the id with `junction runs list`.');
       const message = ACTIVE.includes(current.status)
         ? `Run ${id} is now held by worker ${JSON.stringify(current.workerId)}, not ${JSON.stringify(workerId)}; its lease expired and another worker took it over.`
@@ -384,4 +359,91 @@ export function progressFields(progress: RunProgress): Partial<typeof runs.$infe
   if (progress.model !== undefined) fields.model = progress.model;
   if (progress.traceId !== undefined) fields.traceId = progress.traceId;
   return fields;
+}
+
+// ---- the hot statements, prepared once per database (see prepared.ts) ----
+// Slots take driver values: epoch ms for dates, JSON text for `variables`.
+
+function createRun(db: LibSQLDatabase) {
+  return db
+    .insert(runs)
+    .values({
+      agentId: slot('agentId'),
+      agentName: slot('agentName'),
+      environmentId: slot('environmentId'),
+      status: slot('status'),
+      workerId: slot('workerId'),
+      startedAt: slot('startedAt'),
+      leaseExpiresAt: slot('leaseExpiresAt'),
+      task: slot('task'),
+      variables: slot('variables'),
+      source: slot('source'),
+      parentRunId: slot('parentRunId'),
+      model: slot('model'),
+      traceId: slot('traceId'),
+      idempotencyKey: slot('idempotencyKey'),
+      queuedAt: slot('queuedAt'),
+    })
+    .onConflictDoNothing({ target: runs.idempotencyKey })
+    .returning()
+    .prepare();
+}
+
+function getRun(db: LibSQLDatabase) {
+  return db.select().from(runs).where(eq(runs.id, slot('id'))).prepare();
+}
+
+const claimFields = {
+  status: 'running' as const,
+  workerId: slot('workerId'),
+  startedAt: slot('startedAt'),
+  leaseExpiresAt: slot('leaseExpiresAt'),
+};
+
+function claimNextRun(db: LibSQLDatabase) {
+  const oldest = db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(eq(runs.status, 'queued'))
+    .orderBy(asc(runs.queuedAt), asc(runs.id))
+    .limit(1);
+  return db
+    .update(runs)
+    .set(claimFields)
+    .where(and(sql`${runs.id} = (${oldest})`, eq(runs.status, 'queued')))
+    .returning()
+    .prepare();
+}
+
+function claimRun(db: LibSQLDatabase) {
+  return db
+    .update(runs)
+    .set(claimFields)
+    .where(and(eq(runs.id, slot('id')), eq(runs.status, 'queued')))
+    .returning()
+    .prepare();
+}
+
+function renewLease(db: LibSQLDatabase) {
+  return db
+    .update(runs)
+    .set({ leaseExpiresAt: slot('leaseExpiresAt') })
+    .where(
+      and(eq(runs.id, slot('id')), eq(runs.status, 'running'), eq(runs.workerId, slot('workerId'))),
+    )
+    .prepare();
+}
+
+/** Ends a run: sets `columns` (each from the slot of its name) plus completedAt and the lease. */
+function finishRun(db: LibSQLDatabase, columns: readonly string[], byWorker: boolean) {
+  const set: Record<string, SQL | null> = { completedAt: slot('completedAt'), leaseExpiresAt: null };
+  for (const column of columns) set[column] = slot(column);
+  const where = [eq(runs.id, slot('id')), inArray(runs.status, ACTIVE)];
+  if (byWorker) where.push(eq(runs.workerId, slot('workerId')));
+  return db
+    .update(runs)
+    .set(set as Partial<typeof runs.$inferInsert>)
+    .where(and(...where))
+    .returning()
+    .prepare();
 }
