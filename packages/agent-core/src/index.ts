@@ -47,5 +47,7 @@ export { withModelTurns } from './model-turns.js';
 export type { ModelTurn, ModelTurnHooks } from './model-turns.js';
 export { buildRunTools, loadToolWiring, resultText, subAgentToolName } from './run-tools.js';
 export type { RunToolsInput, SubAgentOutcome, ToolCallRecord, ToolWiring } from './run-tools.js';
-export { newWorkerId, RECOVERY_REASON, RunQueue } from './run-queue.js';
+export { isFinal, newWorkerId, RECOVERY_REASON, RunQueue } from './run-queue.js';
 export type { EnqueueInput, RecoveryReport, RunExecutor, RunQueueOptions } from './run-queue.js';
+export { agentView, createAgent, requireAgent, updateAgent } from './agent-admin.js';
+export type { AgentDraft, AgentView, CreateAgentInput, UpdateAgentInput } from './agent-admin.js';

@@ -4,6 +4,7 @@ import type { Agent, Run, RunSource, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
 import { redactSecrets } from './model-errors.js';
+import { AgentCoreError } from './errors.js';
 
 /** What the queue needs of a runner. */
 export interface RunExecutor {
@@ -43,6 +44,11 @@ export interface RecoveryReport {
   failed: number[];
 }
 
+/** True once a run has ended (completed, error, timeout or cancelled). */
+export function isFinal(run: Pick<Run, 'status'>): boolean {
+  return run.status !== 'queued' && run.status !== 'running';
+}
+
 /** A worker id that says where it runs: `host:pid:random`. */
 export function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -76,6 +82,8 @@ export class RunQueue {
   /** Idle workers; handing one a run (created already claimed for it) skips a claim. */
   #wake: Array<{ wake: (run?: Run) => void; timer: NodeJS.Timeout }> = [];
   #sweeper: NodeJS.Timeout | undefined;
+  /** Callers of waitFor, by run id. */
+  readonly #waiters = new Map<number, Set<(run: Run) => void>>();
   /** Runs may be waiting in the store (queued while every worker here was busy, or found by a claim). */
   #backlog = true;
 
@@ -210,8 +218,66 @@ export class RunQueue {
     });
   }
 
-  /** Tells the owner a run ended; its callback failing is its own problem, not the run's. */
+  /**
+   * Resolves with the run once it has ended, or with its current state (still queued or
+   * running) when `timeoutMs` passes or `signal` aborts. Runs this process executes are seen
+   * as they end; runs executed by another process sharing the store, by polling it.
+   * RUN_NOT_FOUND when no run has this id.
+   */
+  async waitFor(
+    runId: number,
+    options: { timeoutMs: number; signal?: AbortSignal; pollMs?: number },
+  ): Promise<Run> {
+    const { store } = this.#o;
+    const first = await store.runs.get(runId);
+    if (!first) {
+      throw new AgentCoreError(
+        'RUN_NOT_FOUND',
+        `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
+        { run_id: runId },
+      );
+    }
+    if (isFinal(first) || options.signal?.aborted || options.timeoutMs <= 0) return first;
+    return new Promise<Run>((resolve) => {
+      let settled = false;
+      const waiters = this.#waiters.get(runId) ?? new Set<(run: Run) => void>();
+      this.#waiters.set(runId, waiters);
+      const finish = (run: Run): void => {
+        if (settled) return;
+        settled = true;
+        clearInterval(poll);
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        waiters.delete(finish);
+        if (waiters.size === 0) this.#waiters.delete(runId);
+        resolve(run);
+      };
+      const current = (): void => {
+        void store.runs.get(runId).then(
+          (run) => finish(run ?? first),
+          () => finish(first),
+        );
+      };
+      const onAbort = (): void => current();
+      waiters.add(finish);
+      const poll = setInterval(() => {
+        void store.runs.get(runId).then(
+          (run) => {
+            if (run && isFinal(run)) finish(run);
+          },
+          () => undefined,
+        );
+      }, options.pollMs ?? 250);
+      poll.unref();
+      const timer = setTimeout(current, options.timeoutMs);
+      timer.unref();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Tells waiters and the owner a run ended; a callback failing is its own problem, not the run's. */
   async #finished(run: Run): Promise<void> {
+    for (const wake of [...(this.#waiters.get(run.id) ?? [])]) wake(run);
     try {
       await this.#o.onFinished?.(run);
     } catch (err) {
@@ -251,7 +317,7 @@ export class RunQueue {
           signal: controller.signal,
           ...(this.#o.timeoutMs !== undefined ? { timeoutMs: this.#o.timeoutMs } : {}),
         });
-        if (finished.status !== 'queued' && finished.status !== 'running') {
+        if (isFinal(finished)) {
           await this.#finished(finished);
         }
       } catch (err) {

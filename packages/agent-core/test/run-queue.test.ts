@@ -148,6 +148,47 @@ describe('RunQueue', () => {
     expect(log).not.toContain('run execution crashed');
   });
 
+  it('waitFor resolves with the finished run, or with the current one at its timeout', async () => {
+    h = await createHarness();
+    h.agent('echoer', 'model: openai/gpt-test');
+    await h.sync();
+    queue = oneWorkerQueue();
+    await queue.start();
+    h.fake.script([{ delayMs: 300, text: 'done' }, { delayMs: 3_000, text: 'slow' }]);
+    const agent = await h.get('echoer');
+    const run = await queue.enqueue({ agent, task: 'a', source: 'mcp' });
+    expect(await queue.waitFor(run.id, { timeoutMs: 10_000 })).toMatchObject({
+      id: run.id,
+      status: 'completed',
+      finalResponse: 'done',
+    });
+    const slow = await queue.enqueue({ agent, task: 'b', source: 'mcp' });
+    const started = Date.now();
+    const pending = await queue.waitFor(slow.id, { timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(pending.status).toBe('running');
+    await expect(queue.waitFor(424_242, { timeoutMs: 100 })).rejects.toThrow(/No run has id 424242/);
+  });
+
+  it('waitFor sees a run finished by another process through the store', async () => {
+    h = await createHarness();
+    const { shared, agent } = await sharedStoreWith('remote');
+    try {
+      const watcher = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
+      const run = await watcher.enqueue({ agent, task: 'elsewhere', source: 'mcp' });
+      // Ended by someone else (as a worker of another process would), not by this queue.
+      setTimeout(() => {
+        void shared.runs
+          .claim(run.id, 'other-process', 60_000)
+          .then(() => shared.runs.markCompleted(run.id, { finalResponse: 'from afar' }));
+      }, 200);
+      const done = await watcher.waitFor(run.id, { timeoutMs: 5_000, pollMs: 50 });
+      expect(done).toMatchObject({ status: 'completed', finalResponse: 'from afar' });
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('two processes sharing one store drain 20 runs and none runs twice', async () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('echoer');

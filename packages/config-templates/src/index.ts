@@ -52,9 +52,11 @@ export {
   parsePrompt,
   parsePromptFile,
   promptFileText,
+  updatedPromptFileText,
   writePromptFile,
 } from './prompt-file.js';
-export type { NewPromptFile } from './prompt-file.js';
+export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
+export { writeFileAtomic } from './atomic-write.js';
 export { renderPrompt } from './prompt-renderer.js';
 export type { PromptMessage, RenderPromptOptions, RenderedPrompt } from './prompt-renderer.js';
 

@@ -333,10 +333,63 @@ export function promptFileText(input: NewPromptFile): string {
   if (agent.maxSteps !== undefined) frontMatter.max_steps = agent.maxSteps;
   if (agent.tools !== undefined) frontMatter.tools = agent.tools;
   if (agent.agents !== undefined) frontMatter.agents = agent.agents;
-  const prompt = (agent.prompt ?? `You are ${agent.name}. ${agent.description}`).trim();
-  const body = prompt.includes('{{role')
-    ? prompt
-    : `{{role "system"}}\n${prompt}\n\n{{role "user"}}\n{{userInput}}`;
+  const body = bodyOf(agent.prompt ?? `You are ${agent.name}. ${agent.description}`);
+  return `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n${body}\n`;
+}
+
+/** Changes to an existing prompt file; absent keys keep what the file says. */
+export interface PromptFileChanges {
+  description?: string;
+  model?: string;
+  maxSteps?: number;
+  tools?: string[];
+  agents?: string[];
+  /** New system prompt text (or a whole body when it contains {{role ...}} markers). */
+  prompt?: string;
+}
+
+function bodyOf(prompt: string): string {
+  const text = prompt.trim();
+  return text.includes('{{role')
+    ? text
+    : `{{role "system"}}\n${text}\n\n{{role "user"}}\n{{userInput}}`;
+}
+
+/**
+ * The text of `definition`'s file with `changes` applied. Every other front matter key
+ * (schedule, coding, unknown keys) is kept as it was; the body is kept unless a prompt is given.
+ */
+export function updatedPromptFileText(
+  definition: AgentDefinition,
+  changes: PromptFileChanges,
+): string {
+  const checked = newPromptFileSchema.partial().safeParse(changes);
+  if (!checked.success) {
+    const reasons = checked.error.issues
+      .map((issue) => `${keyOf(issue.path)}: ${issue.message}`)
+      .join('; ');
+    throw new PromptError('PROMPT_INVALID', `Cannot update ${definition.path}: ${reasons}.`, {
+      details: { path: definition.path, reason: reasons },
+    });
+  }
+  const frontMatter: Record<string, unknown> = { ...definition.frontMatter };
+  if (changes.model !== undefined) frontMatter.model = changes.model;
+  if (changes.description !== undefined) {
+    const metadata =
+      typeof frontMatter.metadata === 'object' && frontMatter.metadata !== null
+        ? (frontMatter.metadata as Record<string, unknown>)
+        : {};
+    frontMatter.metadata = { ...metadata, name: definition.name, description: changes.description };
+    delete frontMatter.description;
+  }
+  if (changes.maxSteps !== undefined) {
+    frontMatter.max_steps = changes.maxSteps;
+    if (typeof frontMatter.metadata === 'object' && frontMatter.metadata !== null)
+      delete (frontMatter.metadata as Record<string, unknown>).max_steps;
+  }
+  if (changes.tools !== undefined) frontMatter.tools = changes.tools;
+  if (changes.agents !== undefined) frontMatter.agents = changes.agents;
+  const body = changes.prompt !== undefined ? bodyOf(changes.prompt) : definition.template.trim();
   return `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n${body}\n`;
 }
 

@@ -51,7 +51,7 @@ export default class AgentCopy extends JunctionCommand {
       await ctx.workspace.copyAgentFile(args.name, flags.from, flags.to);
       const agent = await core.registerAgent(store, env.id, def);
       this.log(`Copied agent "${args.name}" from "${flags.from}" to "${flags.to}": ${target}`);
-      return await agentView(store, agent, flags.to);
+      return await agentView(store, agent);
     } finally {
       await ctx.close();
     }

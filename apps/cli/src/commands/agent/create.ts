@@ -33,41 +33,31 @@ export default class AgentCreate extends JunctionCommand {
     const { args, flags } = await this.parse(AgentCreate);
     const { createContext } = await import('../../context.js');
     const { agentView } = await import('../../agent-view.js');
-    const ct = await import('@junction/config-templates');
     const core = await import('@junction/agent-core');
     const ctx = await createContext();
     try {
-      ct.assertValidName('agent', args.name);
       await ctx.requireEnvironment(flags.env);
       const file = ctx.workspace.agentFile(flags.env, args.name);
       const tools = (flags.tools ?? '')
         .split(',')
         .map((t) => t.trim())
         .filter((t) => t !== '');
-      const input = {
-        name: args.name,
-        description: args.description,
-        ...(flags.model !== undefined ? { model: flags.model } : {}),
-        ...(flags['max-steps'] !== undefined ? { maxSteps: flags['max-steps'] } : {}),
-        tools,
-        ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
-      };
-      // Check everything before the file exists, so a refusal leaves nothing behind.
       const store = await ctx.store();
-      const env = await store.environments.ensure(flags.env);
-      const def = await ct.parsePrompt(ct.promptFileText(input), file);
-      core.resolveTools(def, await core.storedToolIndex(store, env.id));
-      if (await store.agents.getByName(env.id, args.name)) {
-        throw new core.AgentCoreError(
-          'AGENT_EXISTS',
-          `Agent "${args.name}" already exists in environment "${flags.env}". Edit ${file} and sync instead.`,
-          { agent: args.name, environment: flags.env },
-        );
-      }
-      await ct.writePromptFile(file, input);
-      const agent = await core.registerAgent(store, env.id, def);
+      const agent = await core.createAgent({
+        store,
+        workspace: ctx.workspace,
+        environment: flags.env,
+        draft: {
+          name: args.name,
+          description: args.description,
+          ...(flags.model !== undefined ? { model: flags.model } : {}),
+          ...(flags['max-steps'] !== undefined ? { maxSteps: flags['max-steps'] } : {}),
+          tools,
+          ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
+        },
+      });
       this.log(`Created agent "${args.name}" in "${flags.env}": ${file}`);
-      return await agentView(store, agent, flags.env);
+      return await agentView(store, agent);
     } finally {
       await ctx.close();
     }

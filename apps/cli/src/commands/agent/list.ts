@@ -24,8 +24,6 @@ export default class AgentList extends JunctionCommand {
     const ctx = await createContext();
     try {
       const store = await ctx.store();
-      const envs = await store.environments.list();
-      const names = new Map(envs.map((e) => [e.id, e.name]));
       if (flags.env !== undefined) await ctx.requireEnvironment(flags.env);
       const agents = await store.agents.list({
         ...(flags.env !== undefined ? { environmentName: flags.env } : {}),
@@ -33,7 +31,7 @@ export default class AgentList extends JunctionCommand {
       });
       const views: AgentView[] = [];
       for (const a of agents)
-        views.push(await agentView(store, a, names.get(a.environmentId) ?? ''));
+        views.push(await agentView(store, a));
       if (views.length === 0) {
         this.log(
           'No agents. Add prompt files under environments/<env>/agents/ and run `junction sync <env>`.',

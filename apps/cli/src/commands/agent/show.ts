@@ -36,7 +36,7 @@ export default class AgentShow extends JunctionCommand {
           { agent: args.name, environment: flags.env },
         );
       }
-      const v = await agentView(store, agent, flags.env);
+      const v = await agentView(store, agent);
       this.log(`${v.name}  (${v.environment}, id ${v.id})`);
       this.log(`  description  ${v.description || '-'}`);
       this.log(`  model        ${v.model ?? '(config ai_model)'}`);
