@@ -1,0 +1,86 @@
+// The audit trail of MCP tool calls: who called what, with which (redacted) arguments, and
+// how it went. Writing the row must never change the answer the caller gets.
+import { redactSecrets } from '@junction/agent-core';
+import type { AuditOutcome, Store } from '@junction/store';
+import { collectSecretValues, createRedactor, type Logger } from '@junction/telemetry';
+
+/** Strings longer than this are cut in audit rows (a task may be a whole document). */
+const MAX_AUDIT_STRING = 2000;
+
+/** One tool call, as recorded. */
+export interface AuditEntry {
+  action: string;
+  arguments: unknown;
+  outcome: AuditOutcome;
+  durationMs: number;
+  error?: string;
+  code?: string;
+}
+
+/** Writes audit rows for one MCP server (one client connection). */
+export interface Auditor {
+  /** Secret values and key shapes removed from `value` (also used for error texts). */
+  redact(value: unknown): unknown;
+  redactText(text: string): string;
+  record(entry: AuditEntry, actor: string | null): Promise<void>;
+}
+
+function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, mapStrings(v, fn)]),
+    );
+  }
+  return value;
+}
+
+function cut(text: string): string {
+  return text.length > MAX_AUDIT_STRING
+    ? `${text.slice(0, MAX_AUDIT_STRING)}… [${text.length - MAX_AUDIT_STRING} more characters]`
+    : text;
+}
+
+/**
+ * An auditor that redacts by key name (`*_token`, `api_key`, `password` …), by the values of
+ * secret-looking variables of `processEnv`, and by key shapes (`sk-…`, bearer tokens).
+ */
+export function createAuditor(input: {
+  store: Store;
+  logger: Logger;
+  transport: 'stdio' | 'http';
+  processEnv: NodeJS.ProcessEnv;
+}): Auditor {
+  const secrets = collectSecretValues(input.processEnv);
+  const redactor = createRedactor(secrets);
+  const redactText = (text: string): string => redactSecrets(redactor.text(text), secrets);
+  const redact = (value: unknown): unknown =>
+    mapStrings(redactor.value(value), (text) => redactSecrets(text, secrets));
+  return {
+    redact,
+    redactText,
+    async record(entry, actor): Promise<void> {
+      try {
+        await input.store.auditLog.append({
+          source: 'mcp',
+          transport: input.transport,
+          actor,
+          action: entry.action,
+          arguments: mapStrings(redact(entry.arguments ?? {}), cut),
+          outcome: entry.outcome,
+          durationMs: entry.durationMs,
+          details:
+            entry.error !== undefined
+              ? { error: cut(redactText(entry.error)), ...(entry.code ? { code: entry.code } : {}) }
+              : null,
+        });
+      } catch (err) {
+        input.logger.error('writing the MCP audit row failed', {
+          action: entry.action,
+          error: redactText(err instanceof Error ? err.message : String(err)),
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,308 @@
+// MCP over Streamable HTTP: one session (transport + McpServer) per initialize, kept until
+// the client deletes it or the handler closes. This builds an express app; it never listens.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerDeps } from './deps.js';
+import { buildMcpServer } from './mcp-server.js';
+
+/** Default largest request body: 1 MiB. */
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** JSON-RPC code the SDK uses for an unknown session. */
+const SESSION_NOT_FOUND = -32001;
+/** Generic server error code for HTTP-level refusals (JSON-RPC reserves -32000..-32099). */
+const SERVER_ERROR = -32000;
+const SESSION_HEADER = 'mcp-session-id';
+/** Longest header value echoed back in a refusal. */
+const MAX_ECHO = 100;
+
+export interface McpHttpOptions {
+  deps: Omit<McpServerDeps, 'transport'>;
+  /** Host header values accepted (DNS-rebinding protection). Default: 127.0.0.1:<port>, localhost:<port>, [::1]:<port> given `port`. */
+  allowedHosts?: string[];
+  /** Origin values accepted when an Origin header is present. Default: http://127.0.0.1:<port>, http://localhost:<port>, http://[::1]:<port>. */
+  allowedOrigins?: string[];
+  port: number;
+  /** Largest request body; default 1 MiB → 413 with a JSON-RPC error body. */
+  maxBodyBytes?: number;
+}
+
+export interface McpHttpHandler {
+  /** express app serving POST/GET/DELETE /mcp; mount it or listen on it. */
+  app: express.Express;
+  /** Live sessions. */
+  sessions(): number;
+  /** Closes every session transport and server. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  closed: boolean;
+}
+
+/** Answers with a JSON-RPC error object and an HTTP status. */
+function rpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  id: unknown = null,
+): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res
+    .status(status)
+    .json({ jsonrpc: '2.0', error: { code, message }, id: isJsonRpcId(id) ? id : null });
+}
+
+function isJsonRpcId(id: unknown): id is string | number {
+  return typeof id === 'string' || typeof id === 'number';
+}
+
+function echo(value: string): string {
+  return JSON.stringify(value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value);
+}
+
+function lower(values: readonly string[]): Set<string> {
+  return new Set(values.map((v) => v.toLowerCase()));
+}
+
+function sessionIdOf(req: IncomingMessage): string | undefined {
+  const value = req.headers[SESSION_HEADER];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** An error express's body parser raised, with the fields it sets. */
+interface BodyError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/** Builds the MCP HTTP handler: an express app with its session table. */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const { port, deps } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHosts = lower(
+    options.allowedHosts ?? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`],
+  );
+  const allowedOrigins = lower(
+    options.allowedOrigins ?? [
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+    ],
+  );
+  const logger = deps.logger.child({ component: 'mcp-http' });
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (session: Session): Promise<void> => {
+    if (session.closed) return;
+    session.closed = true;
+    const id = session.transport.sessionId;
+    if (id) sessions.delete(id);
+    // Closing the server closes its transport (and any open SSE stream).
+    await session.server.close().catch((err: unknown) => {
+      logger.warn('closing an MCP session failed', {
+        session: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+
+  // DNS-rebinding protection comes first: nothing else runs for a foreign Host or Origin.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const host = req.headers.host;
+    if (!host || !allowedHosts.has(host.toLowerCase())) {
+      rpcError(
+        res,
+        403,
+        SERVER_ERROR,
+        host
+          ? `Forbidden: Host header ${echo(host)} is not allowed.`
+          : 'Forbidden: the Host header is missing.',
+      );
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
+      rpcError(res, 403, SERVER_ERROR, `Forbidden: Origin header ${echo(origin)} is not allowed.`);
+      return;
+    }
+    next();
+  });
+
+  const requireJson = (req: Request, res: Response, next: NextFunction): void => {
+    if (!req.is('application/json')) {
+      const type = req.headers['content-type'];
+      rpcError(
+        res,
+        415,
+        SERVER_ERROR,
+        `Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json${type ? ` (got ${echo(type)})` : ''}.`,
+      );
+      return;
+    }
+    next();
+  };
+
+  /** The session a request names, or undefined after answering 404. */
+  const sessionFor = (req: Request, res: Response): Session | undefined => {
+    const id = sessionIdOf(req);
+    const session = id ? sessions.get(id) : undefined;
+    if (!session || session.closed) {
+      rpcError(
+        res,
+        404,
+        SESSION_NOT_FOUND,
+        'Session not found',
+        (req.body as { id?: unknown })?.id,
+      );
+      return undefined;
+    }
+    return session;
+  };
+
+  const startSession = async (req: Request, res: Response): Promise<void> => {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
+      },
+    });
+    const server = buildMcpServer(
+      { ...deps, transport: 'http' },
+      req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {},
+    );
+    const session: Session = { transport, server, closed: false };
+    transport.onclose = () => {
+      void closeSession(session);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+    // A refused initialize (bad protocol version, wrong Accept) never becomes a session.
+    if (!transport.sessionId || !sessions.has(transport.sessionId)) await closeSession(session);
+  };
+
+  app.post('/mcp', requireJson, express.json({ limit: maxBodyBytes }), async (req, res) => {
+    if (sessionIdOf(req) !== undefined) {
+      const session = sessionFor(req, res);
+      if (session) await session.transport.handleRequest(req, res, req.body);
+      return;
+    }
+    if (!isInitializeRequest(req.body)) {
+      rpcError(
+        res,
+        400,
+        SERVER_ERROR,
+        `Bad Request: no ${SESSION_HEADER} header. Start a session with an initialize request, then send its ${SESSION_HEADER} with every request.`,
+        (req.body as { id?: unknown } | undefined)?.id,
+      );
+      return;
+    }
+    await startSession(req, res);
+  });
+
+  app.get('/mcp', async (req, res) => {
+    if (sessionIdOf(req) === undefined) {
+      if ((req.headers.accept ?? '').includes('text/event-stream')) {
+        rpcError(
+          res,
+          400,
+          SERVER_ERROR,
+          `Bad Request: an event stream needs the ${SESSION_HEADER} header of an initialized session.`,
+        );
+        return;
+      }
+      // The reachability check: no session, no stream, just who answers here.
+      res.json({
+        name: 'junction',
+        version: deps.version,
+        transport: 'streamable-http',
+        endpoint: '/mcp',
+      });
+      return;
+    }
+    const session = sessionFor(req, res);
+    if (session) await session.transport.handleRequest(req, res);
+  });
+
+  app.delete('/mcp', async (req, res) => {
+    if (sessionIdOf(req) === undefined) {
+      rpcError(res, 400, SERVER_ERROR, `Bad Request: DELETE needs the ${SESSION_HEADER} header.`);
+      return;
+    }
+    const session = sessionFor(req, res);
+    if (session) await session.transport.handleRequest(req, res);
+  });
+
+  app.all('/mcp', (req, res) => {
+    res.setHeader('Allow', 'GET, POST, DELETE');
+    rpcError(
+      res,
+      405,
+      SERVER_ERROR,
+      `Method Not Allowed: ${req.method} /mcp; use POST, GET or DELETE.`,
+    );
+  });
+
+  app.use((req, res) => {
+    res.status(404).json({
+      error: 'not_found',
+      message: `Nothing is served at ${req.method} ${req.path}; the MCP endpoint is /mcp.`,
+    });
+  });
+
+  // Last: every error becomes JSON, never express's HTML page.
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const body = (err ?? {}) as BodyError;
+    if (body.type === 'entity.too.large') {
+      rpcError(
+        res,
+        413,
+        SERVER_ERROR,
+        `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes.`,
+      );
+      return;
+    }
+    if (body.type === 'entity.parse.failed') {
+      rpcError(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
+      return;
+    }
+    if (body.type === 'charset.unsupported' || body.type === 'encoding.unsupported') {
+      rpcError(res, 415, SERVER_ERROR, 'Unsupported Media Type: send UTF-8 JSON.');
+      return;
+    }
+    if (typeof body.status === 'number' && body.status >= 400 && body.status < 500) {
+      rpcError(res, body.status, SERVER_ERROR, 'Bad Request: the request could not be read.');
+      return;
+    }
+    logger.error('MCP HTTP request failed', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+    rpcError(
+      res,
+      500,
+      ErrorCode.InternalError,
+      'Internal error: the request could not be handled.',
+    );
+  });
+
+  return {
+    app,
+    sessions: () => sessions.size,
+    async close(): Promise<void> {
+      await Promise.all([...sessions.values()].map((s) => closeSession(s)));
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// Public API of @junction/mcp-server. Every name is exported on purpose; nothing else is public.
+export { createMcpServer } from './mcp-server.js';
+export type { McpServerDeps } from './deps.js';
+export { createMcpHttpHandler } from './http-handler.js';
+export type { McpHttpHandler, McpHttpOptions } from './http-handler.js';

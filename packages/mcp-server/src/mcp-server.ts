@@ -1,0 +1,76 @@
+// Junction's own MCP server: its tools and resources on an SDK McpServer, transport-agnostic.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createAuditor } from './audit.js';
+import { resolveDeps, type McpServerDeps } from './deps.js';
+import { installTools } from './tool-dispatch.js';
+import type { ToolDefinition } from './tool-kit.js';
+import { registerResources } from './resources.js';
+import { callAgentTool } from './tools/call-agent.js';
+import { createAgentTool } from './tools/create-agent.js';
+import { discoverToolsTool } from './tools/discover-tools.js';
+import { getAgentDetailsTool } from './tools/get-agent-details.js';
+import { inspectRunTool } from './tools/inspect-run.js';
+import { listAgentsTool } from './tools/list-agents.js';
+import { listEnvironmentsTool } from './tools/list-environments.js';
+import { listMcpConfigsTool } from './tools/list-mcp-configs.js';
+import { listRunsTool } from './tools/list-runs.js';
+import { listToolsTool } from './tools/list-tools.js';
+import { updateAgentTool } from './tools/update-agent.js';
+
+/** Every tool, in the order tools/list shows them. */
+export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
+  callAgentTool,
+  createAgentTool,
+  updateAgentTool,
+  getAgentDetailsTool,
+  listAgentsTool,
+  discoverToolsTool,
+  listToolsTool,
+  listEnvironmentsTool,
+  listMcpConfigsTool,
+  listRunsTool,
+  inspectRunTool,
+];
+
+const INSTRUCTIONS =
+  'Junction runs AI agents. Find agents with list_agents (ids are strings of digits), run one with ' +
+  'call_agent, follow runs with list_runs and inspect_run. Agents use MCP tools discovered per environment: ' +
+  'list_environments, list_mcp_configs, list_tools, discover_tools. create_agent and update_agent write ' +
+  'prompt files.';
+
+/** Where a connection comes from, for the audit actor. */
+export interface ConnectionInfo {
+  /** The HTTP client's address; absent over stdio. */
+  remoteAddress?: string;
+}
+
+/** Builds the server for one connection; createMcpServer is this without connection details. */
+export function buildMcpServer(deps: McpServerDeps, connection: ConnectionInfo = {}): McpServer {
+  const resolved = resolveDeps(deps);
+  const logger = deps.logger.child({ component: 'mcp-server', transport: deps.transport });
+  const server = new McpServer(
+    { name: 'junction', title: 'Junction', version: deps.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const auditor = createAuditor({
+    store: deps.store,
+    logger,
+    transport: deps.transport,
+    processEnv: resolved.processEnv,
+  });
+  const actor = (): string | null => {
+    const client = server.server.getClientVersion();
+    const name = client ? `${client.name}/${client.version}` : undefined;
+    const address = connection.remoteAddress;
+    if (name && address) return `${name} (${address})`;
+    return name ?? address ?? null;
+  };
+  installTools(server, JUNCTION_TOOLS, { deps: resolved, logger, auditor, actor });
+  registerResources(server, resolved, auditor);
+  return server;
+}
+
+/** Junction's MCP server with its tools and resources registered; connect it to a transport. */
+export function createMcpServer(deps: McpServerDeps): McpServer {
+  return buildMcpServer(deps);
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { isAgentCoreError } from '@junction/agent-core';
+import type { Agent, Run } from '@junction/store';
+import { idArg } from '../arguments.js';
+import { McpServerError } from '../errors.js';
+import { resolveAgent } from '../lookups.js';
+import { defineTool, type ToolContext } from '../tool-kit.js';
+import { runOutcome } from '../views.js';
+
+/** Longest wait a caller may ask for. */
+const MAX_TIMEOUT_SECONDS = 3600;
+/** How often a waiting call_agent sends a progress notification (when the client wants them). */
+const PROGRESS_EVERY_MS = 5_000;
+
+function isActive(run: Run): boolean {
+  return run.status === 'queued' || run.status === 'running';
+}
+
+function check(agent: Agent, ctx: ToolContext): void {
+  try {
+    ctx.deps.checkAgent?.(agent);
+  } catch (err) {
+    if (isAgentCoreError(err)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new McpServerError(
+      'AGENT_REFUSED',
+      `Agent "${agent.name}" cannot run: ${ctx.redactText(reason)}`,
+      { agent_id: agent.id },
+      { cause: err },
+    );
+  }
+}
+
+async function waitWithProgress(run: Run, timeoutMs: number, ctx: ToolContext): Promise<Run> {
+  const started = Date.now();
+  const ticker = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    void ctx.progress(seconds, `run ${run.id} of ${run.agentName} is still going (${seconds} s)`);
+  }, PROGRESS_EVERY_MS);
+  ticker.unref();
+  try {
+    return await ctx.deps.queue.waitFor(run.id, { timeoutMs, signal: ctx.signal });
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+export const callAgentTool = defineTool({
+  name: 'call_agent',
+  title: 'Run an agent',
+  description:
+    'Runs a Junction agent on a task and returns its answer. Name the agent with agent_id (from list_agents) ' +
+    'or agent_name (add environment_id when several environments have an agent of that name). ' +
+    'By default the call waits for the run to finish (up to `timeout` seconds) and returns run_id, status, ' +
+    'final_response, steps_taken, token counts and duration. With async=true it returns the run_id at once; ' +
+    'follow the run with inspect_run. A run still going when the wait ends keeps running: use inspect_run.',
+  shape: {
+    agent_id: idArg(
+      'agent_id',
+      'Id of the agent to run, a string of digits from list_agents. Give this or agent_name.',
+    ).optional(),
+    agent_name: z
+      .string({ error: 'agent_name must be a string' })
+      .min(1, { error: 'agent_name must not be empty' })
+      .optional()
+      .describe('Name of the agent to run, instead of agent_id.'),
+    environment_id: idArg(
+      'environment_id',
+      'Environment of agent_name, when several environments have an agent of that name.',
+    ).optional(),
+    task: z
+      .string({ error: 'task is required: the instruction for the agent, as a string' })
+      .trim()
+      .min(1, { error: 'task must not be empty' })
+      .describe('What the agent should do (its user message).'),
+    variables: z
+      .record(z.string(), z.string({ error: 'each variable value must be a string' }), {
+        error: 'variables must be an object of string values',
+      })
+      .optional()
+      .describe('Values for the variables of the agent prompt, as {"NAME": "value"}.'),
+    async: z
+      .boolean({ error: 'async must be true or false' })
+      .optional()
+      .describe('true: return the run_id at once without waiting. Default false.'),
+    timeout: z
+      .number({ error: 'timeout must be a number of seconds' })
+      .positive({ error: 'timeout must be more than 0 seconds' })
+      .max(MAX_TIMEOUT_SECONDS, { error: `timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds` })
+      .optional()
+      .describe(
+        'Seconds to wait for the run to finish before answering with its current status. Default 300.',
+      ),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  async run(args, ctx) {
+    const { store, queue } = ctx.deps;
+    const agent = await resolveAgent(store, {
+      ...(args.agent_id !== undefined ? { agentId: args.agent_id } : {}),
+      ...(args.agent_name !== undefined ? { agentName: args.agent_name } : {}),
+      ...(args.environment_id !== undefined ? { environmentId: args.environment_id } : {}),
+    });
+    check(agent, ctx);
+    const run = await queue.enqueue({
+      agent,
+      task: args.task,
+      variables: args.variables ?? {},
+      source: 'mcp',
+    });
+    if (args.async === true) {
+      return {
+        data: {
+          run_id: run.id,
+          status: run.status,
+          agent_id: agent.id,
+          agent_name: agent.name,
+          message: `Run ${run.id} was queued. Call inspect_run with run_id "${run.id}" to follow it.`,
+        },
+      };
+    }
+    const timeoutMs =
+      args.timeout !== undefined ? Math.round(args.timeout * 1000) : ctx.deps.defaultWaitMs;
+    const current = await waitWithProgress(run, timeoutMs, ctx);
+    const outcome = runOutcome(current);
+    if (isActive(current)) {
+      const seconds = Math.round(timeoutMs / 1000);
+      return {
+        data: {
+          ...outcome,
+          message: `Run ${current.id} is still ${current.status} after waiting ${seconds} s; it keeps going. Call inspect_run with run_id "${current.id}" to follow it.`,
+        },
+      };
+    }
+    if (current.status !== 'completed') {
+      return {
+        isError: true,
+        summary: `Run ${current.id} of agent "${current.agentName}" ended with status ${current.status}: ${current.error ?? 'no error recorded'}`,
+        data: outcome,
+      };
+    }
+    return { data: outcome };
+  },
+});

@@ -1,0 +1,87 @@
+// Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
+import type { Agent, Environment, Run, RunEvent } from '@junction/store';
+import { runDurationMs } from '@junction/store';
+import { iso } from './tool-kit.js';
+
+/** Tasks longer than this are cut in run lists. */
+const LIST_TASK_CHARS = 200;
+
+/** One line of list_agents. */
+export function agentSummary(
+  agent: Agent,
+  environments: ReadonlyMap<number, Environment>,
+): Record<string, unknown> {
+  return {
+    id: agent.id,
+    name: agent.name,
+    environment_id: agent.environmentId,
+    environment: environments.get(agent.environmentId)?.name ?? null,
+    description: agent.description,
+    model: agent.model ?? null,
+    max_steps: agent.maxSteps ?? null,
+    updated_at: iso(agent.updatedAt),
+  };
+}
+
+/** The outcome of a run as call_agent answers it. */
+export function runOutcome(run: Run): Record<string, unknown> {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    agent_name: run.agentName,
+    status: run.status,
+    steps_taken: run.stepsTaken,
+    final_response: run.finalResponse ?? null,
+    error: run.error ?? null,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    duration_ms: runDurationMs(run),
+  };
+}
+
+/** One line of list_runs. */
+export function runSummary(run: Run): Record<string, unknown> {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    agent_name: run.agentName,
+    environment_id: run.environmentId,
+    status: run.status,
+    source: run.source,
+    task: run.task.length > LIST_TASK_CHARS ? `${run.task.slice(0, LIST_TASK_CHARS)}…` : run.task,
+    steps_taken: run.stepsTaken,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    error: run.error ?? null,
+    queued_at: iso(run.queuedAt),
+    started_at: iso(run.startedAt),
+    completed_at: iso(run.completedAt),
+    duration_ms: runDurationMs(run),
+  };
+}
+
+/** Everything about one run (inspect_run); `variables` must already be redacted. */
+export function runDetail(
+  run: Run,
+  variables: unknown,
+  events: readonly RunEvent[],
+  verbose: boolean,
+): Record<string, unknown> {
+  return {
+    ...runSummary(run),
+    task: run.task,
+    variables,
+    parent_run_id: run.parentRunId ?? null,
+    model: run.model ?? null,
+    final_response: run.finalResponse ?? null,
+    trace_id: run.traceId ?? null,
+    event_count: events.length,
+    events: events.map((e) => ({
+      seq: e.seq,
+      type: e.type,
+      duration_ms: e.durationMs ?? null,
+      at: iso(e.createdAt),
+      ...(verbose ? { payload: e.payload ?? null } : {}),
+    })),
+  };
+}

@@ -1,0 +1,305 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHttpHandler, type McpHttpHandler } from '../src/index.js';
+import { call, createHarness, type Harness } from './harness.js';
+
+const MAX_BODY = 16 * 1024;
+
+let h: Harness;
+let server: http.Server;
+let handler: McpHttpHandler;
+let port: number;
+
+beforeAll(async () => {
+  h = await createHarness({ agents: { chat: 'model: openai/gpt-test' } });
+  server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  const { transport: _stdio, ...deps } = h.deps;
+  handler = createMcpHttpHandler({ deps, port, maxBodyBytes: MAX_BODY });
+  server.on('request', handler.app);
+});
+afterAll(async () => {
+  await handler?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await h?.close();
+});
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json(): Record<string, unknown>;
+}
+
+/** A plain HTTP request, so tests can send any Host, Origin or body they like. */
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: () => JSON.parse(text) as Record<string, unknown>,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+const JSON_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+function initializeBody(id = 1): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    },
+  });
+}
+
+async function connectClient(): Promise<{
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}> {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`));
+  const client = new Client({ name: 'http-client', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('Streamable HTTP sessions', () => {
+  it('serves an SDK client: initialize, tools/list, tools/call, audited with the remote address', async () => {
+    const before = handler.sessions();
+    const { client, transport } = await connectClient();
+    try {
+      expect(transport.sessionId).toEqual(expect.any(String));
+      expect(handler.sessions()).toBe(before + 1);
+      expect(client.getServerVersion()).toMatchObject({ name: 'junction', version: '9.9.9-test' });
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(11);
+      const result = await call(client, 'list_environments');
+      expect(result.structuredContent?.environments).toEqual([
+        expect.objectContaining({ name: 'default' }),
+      ]);
+      const [row] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
+      expect(row).toMatchObject({
+        transport: 'http',
+        action: 'list_environments',
+        outcome: 'success',
+        actor: 'http-client/1.0.0 (127.0.0.1)',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs an agent over HTTP', async () => {
+    const { client } = await connectClient();
+    try {
+      h.fake.reset();
+      h.fake.script([{ text: 'over http' }]);
+      const result = await call(client, 'call_agent', { agent_name: 'chat', task: 'hi' });
+      expect(result.structuredContent).toMatchObject({
+        status: 'completed',
+        final_response: 'over http',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends a session on DELETE; the session id is unknown afterwards', async () => {
+    const { client, transport } = await connectClient();
+    const id = transport.sessionId as string;
+    const before = handler.sessions();
+    await transport.terminateSession();
+    expect(handler.sessions()).toBe(before - 1);
+    const after = await raw('POST', '/mcp', {
+      headers: { ...JSON_HEADERS, 'mcp-session-id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+    await client.close();
+  });
+
+  it('closes every session on close()', async () => {
+    const { client } = await connectClient();
+    expect(handler.sessions()).toBeGreaterThan(0);
+    await handler.close();
+    expect(handler.sessions()).toBe(0);
+    await client.close();
+  });
+
+  it('does not keep a session for an initialize the transport refuses (wrong Accept)', async () => {
+    const before = handler.sessions();
+    const res = await raw('POST', '/mcp', {
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: initializeBody(),
+    });
+    expect(res.status).toBe(406);
+    expect(handler.sessions()).toBe(before);
+  });
+});
+
+describe('reachability check', () => {
+  it('answers GET /mcp without a session with who serves here', async () => {
+    const res = await raw('GET', '/mcp', { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      name: 'junction',
+      version: '9.9.9-test',
+      transport: 'streamable-http',
+      endpoint: '/mcp',
+    });
+  });
+
+  it('refuses an event stream without a session with 400', async () => {
+    const res = await raw('GET', '/mcp', { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+});
+
+describe('DNS-rebinding protection', () => {
+  it('refuses a foreign Host with 403 naming the Host header', async () => {
+    const res = await raw('GET', '/mcp', { headers: { host: 'evil.example:8586' } });
+    expect(res.status).toBe(403);
+    expect(res.json()).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Forbidden: Host header "evil.example:8586" is not allowed.',
+      },
+      id: null,
+    });
+  });
+
+  it('refuses a foreign Origin with 403 naming the Origin header', async () => {
+    const res = await raw('POST', '/mcp', {
+      headers: { ...JSON_HEADERS, origin: 'http://evil.example' },
+      body: initializeBody(),
+    });
+    expect(res.status).toBe(403);
+    expect(String((res.json().error as { message: string }).message)).toBe(
+      'Forbidden: Origin header "http://evil.example" is not allowed.',
+    );
+  });
+
+  it('accepts localhost as Host and Origin, and requests without an Origin', async () => {
+    const local = await raw('GET', '/mcp', {
+      headers: { host: `localhost:${port}`, origin: `http://localhost:${port}` },
+    });
+    expect(local.status).toBe(200);
+    const noOrigin = await raw('GET', '/mcp');
+    expect(noOrigin.status).toBe(200);
+  });
+});
+
+describe('bad requests', () => {
+  it('answers an unknown session id with 404 "Session not found" on POST, GET and DELETE', async () => {
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const res = await raw(method, '/mcp', {
+        headers: { ...JSON_HEADERS, 'mcp-session-id': 'no-such-session' },
+        ...(method === 'POST'
+          ? { body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) }
+          : {}),
+      });
+      expect(res.status).toBe(404);
+      expect(res.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: 'Session not found' },
+        id: method === 'POST' ? 7 : null,
+      });
+    }
+  });
+
+  it('refuses a POST without a session that is not initialize with 400', async () => {
+    const res = await raw('POST', '/mcp', {
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: 3 });
+    expect(res.text).toContain('initialize');
+  });
+
+  it('refuses a body over the limit with 413 and a JSON-RPC error, not HTML', async () => {
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'x',
+      params: { pad: 'a'.repeat(MAX_BODY) },
+    });
+    const res = await raw('POST', '/mcp', { headers: JSON_HEADERS, body: big });
+    expect(res.status).toBe(413);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json()).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: `Payload Too Large: the request body exceeds ${MAX_BODY} bytes.`,
+      },
+      id: null,
+    });
+  });
+
+  it('refuses a POST that is not application/json with 415', async () => {
+    const res = await raw('POST', '/mcp', {
+      headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: initializeBody(),
+    });
+    expect(res.status).toBe(415);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(res.text).toContain('Content-Type: application/json');
+  });
+
+  it('answers a body that is not JSON with 400 and a JSON-RPC parse error', async () => {
+    const res = await raw('POST', '/mcp', { headers: JSON_HEADERS, body: '{"jsonrpc": "2.0",' });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+  });
+
+  it('answers other methods on /mcp with 405 and unknown paths with 404, both JSON', async () => {
+    const put = await raw('PUT', '/mcp', { headers: JSON_HEADERS, body: '{}' });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, POST, DELETE');
+    expect(put.json()).toMatchObject({ error: { code: -32000 } });
+    const missing = await raw('GET', '/nothing/here');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toContain('application/json');
+    expect(missing.json()).toMatchObject({ error: 'not_found' });
+  });
+});
