@@ -1,0 +1,54 @@
+// What the REST router is built from. Everything comes in here; nothing is a module singleton.
+import type { RunQueue } from '@junction/agent-core';
+import type { Agent, Store } from '@junction/store';
+import type { Logger, Metrics } from '@junction/telemetry';
+
+/** Default largest request body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Default longest wait for the database in /health before it is reported unhealthy. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
+
+export interface RestDeps {
+  store: Store;
+  /** Where POST …/queue puts runs (a RunQueue; only `enqueue` is used). */
+  queue: Pick<RunQueue, 'enqueue'>;
+  logger: Logger;
+  /** Read by GET /metrics; the router sets its gauge sources (see createRestRouter). */
+  metrics: Metrics;
+  /** Service version reported by /health and the OpenAPI document. */
+  version: string;
+  /** Start of the process, for /health's uptime. */
+  startedAt: Date;
+  /** Accepted keys (api.keys plus JUNCTION_API_KEY, resolved by the app); empty = no authentication. */
+  apiKeys: readonly string[];
+  /** Checked before a run is queued: throws a coded error (MODEL_API_KEY_MISSING …) to refuse. */
+  checkAgent?: (agent: Agent) => void;
+  /** Whether this process's workers run; undefined when the process runs none (scheduler "disabled"). */
+  workersRunning?: () => boolean;
+  /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */
+  mcpServersActive?: () => number;
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Longest wait for the database in /health. Default 3 s. */
+  healthTimeoutMs?: number;
+  /** Clock. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** Deps with their defaults filled in. */
+export interface ResolvedDeps extends RestDeps {
+  maxBodyBytes: number;
+  healthTimeoutMs: number;
+  now: () => Date;
+}
+
+/** Fills in the defaults. */
+export function resolveDeps(deps: RestDeps): ResolvedDeps {
+  return {
+    ...deps,
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    healthTimeoutMs: deps.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
+    now: deps.now ?? ((): Date => new Date()),
+  };
+}

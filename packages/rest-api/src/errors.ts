@@ -1,0 +1,217 @@
+// Errors of the REST surface and the one table that maps every error code to an HTTP status.
+import { isAgentCoreError } from '@junction/agent-core';
+import { isConfigTemplatesError } from '@junction/config-templates';
+import { isStoreError } from '@junction/store';
+import type { ErrorResponse } from './schemas.js';
+
+/** Codes raised by the REST surface itself (domain packages bring their own). */
+export const REST_ERROR_CODES = [
+  'INVALID_PARAMETER',
+  'INVALID_BODY',
+  'INVALID_JSON',
+  'API_KEY_MISSING',
+  'API_KEY_INVALID',
+  'ROUTE_NOT_FOUND',
+  'AGENT_NOT_FOUND',
+  'RUN_NOT_FOUND',
+  'ENVIRONMENT_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'DATABASE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
+
+/** A refusal of the REST surface: a stable code, a message that says what to do, JSON-safe details. */
+export class RestApiError extends Error {
+  readonly code: RestErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(
+    code: RestErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RestApiError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/**
+ * The status of every code a response can carry. Domain codes not listed here fall back by
+ * family: an agent-core or config-templates refusal is 422 (the request was understood, the
+ * agent cannot run as configured), anything unknown is a 500.
+ */
+export const ERROR_STATUS: Readonly<Record<string, number>> = {
+  INVALID_PARAMETER: 400,
+  INVALID_BODY: 400,
+  INVALID_JSON: 400,
+  API_KEY_MISSING: 401,
+  API_KEY_INVALID: 401,
+  ROUTE_NOT_FOUND: 404,
+  AGENT_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  ENVIRONMENT_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  DATABASE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+  // @junction/agent-core: the agent exists but cannot be run as the server is configured.
+  MODEL_NOT_CONFIGURED: 422,
+  MODEL_PROVIDER_UNKNOWN: 422,
+  MODEL_API_KEY_MISSING: 422,
+  MODEL_BASE_URL_MISSING: 422,
+  AGENT_INVALID: 422,
+  TOOL_NOT_FOUND: 422,
+  TOOL_AMBIGUOUS: 422,
+  SUB_AGENT_NOT_FOUND: 422,
+  TEMPLATE_VARIABLE_MISSING: 422,
+  // @junction/store
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_INPUT: 400,
+  INVALID_REFERENCE: 422,
+};
+
+/** Store codes that mean the database cannot answer now: 503, with a message that hides internals. */
+const DATABASE_DOWN: ReadonlySet<string> = new Set([
+  'STORE_OPEN_FAILED',
+  'STORE_MIGRATION_FAILED',
+  'STORE_CLOSED',
+  'STORE_BUSY',
+]);
+
+/** Domain codes that are the server's trouble, never the caller's: answered as a 500. */
+const DOMAIN_SERVER_FAULTS: ReadonlySet<string> = new Set([
+  'MCP_CONNECT_FAILED',
+  'MCP_TIMEOUT',
+  'MCP_SERVER_EXITED',
+  'MCP_REQUEST_FAILED',
+  'MCP_POOL_CLOSED',
+  'CONFIG_UNREADABLE',
+  'FILE_UNREADABLE',
+]);
+
+/** `value` with `fn` applied to every string in it (details are JSON-safe by contract). */
+function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, mapStrings(v, fn)]),
+    );
+  }
+  return value;
+}
+
+/** The body of every error response (the `Error` schema of the OpenAPI document). */
+export type ErrorBody = ErrorResponse;
+
+/** How an error is answered: status, body, and whether it is a fault worth logging. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  /** True for 5xx answers: the server's fault, logged with the original error. */
+  fault: boolean;
+}
+
+function answer(
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): ErrorAnswer {
+  const body: ErrorBody = { error: { code, message } };
+  if (details !== undefined && Object.keys(details).length > 0) body.error.details = details;
+  return { status, body, fault: status >= 500 };
+}
+
+const INTERNAL = (): ErrorAnswer =>
+  answer(
+    500,
+    'INTERNAL_ERROR',
+    'The server failed to answer this request. The cause is in the server log; retry, and report it if it persists.',
+  );
+
+const DATABASE = (): ErrorAnswer =>
+  answer(
+    503,
+    'DATABASE_UNAVAILABLE',
+    'The database cannot answer right now (busy, closed or unreachable). Retry shortly; GET /health shows its state.',
+  );
+
+/** HTTP errors raised by express and body-parser (malformed URLs, bodies), by their `type`. */
+function httpError(err: unknown, maxBodyBytes: number): ErrorAnswer | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown };
+  const status = typeof e.status === 'number' ? e.status : e.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  switch (e.type) {
+    case 'entity.too.large':
+      return answer(
+        413,
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than the limit of ${maxBodyBytes} bytes. Send a shorter task.`,
+        { limit_bytes: maxBodyBytes },
+      );
+    case 'entity.parse.failed':
+      return answer(
+        400,
+        'INVALID_JSON',
+        'The request body is not valid JSON. Send a JSON object such as {"task": "..."}.',
+      );
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return answer(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'The body must be UTF-8 JSON (Content-Type: application/json; charset=utf-8) with no content encoding other than gzip, deflate or br.',
+      );
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return answer(400, 'INVALID_BODY', 'The request body could not be read completely.');
+    default:
+      if (status === 400 && err instanceof URIError) {
+        return answer(400, 'INVALID_PARAMETER', 'The URL contains malformed percent-encoding.');
+      }
+      if (status === 400) {
+        return answer(400, 'INVALID_PARAMETER', 'The request is malformed.');
+      }
+      return undefined;
+  }
+}
+
+/**
+ * Turns anything thrown by a handler into its answer: REST refusals and domain errors keep
+ * their code, message and details; store outages are 503 and real faults 500, both without
+ * internals in the message. `clean` removes secrets from messages that are passed on.
+ */
+export function errorAnswer(
+  err: unknown,
+  options: { maxBodyBytes: number; clean: (text: string) => string },
+): ErrorAnswer {
+  if (err instanceof RestApiError) {
+    return answer(ERROR_STATUS[err.code] ?? 500, err.code, err.message, err.details);
+  }
+  if (isStoreError(err)) {
+    if (DATABASE_DOWN.has(err.code)) return DATABASE();
+    const status = ERROR_STATUS[err.code];
+    if (status === undefined) return INTERNAL();
+    const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
+    return answer(status, err.code, options.clean(err.message), details);
+  }
+  if (isAgentCoreError(err) || isConfigTemplatesError(err)) {
+    if (DOMAIN_SERVER_FAULTS.has(err.code)) return INTERNAL();
+    const status = ERROR_STATUS[err.code] ?? 422;
+    const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
+    return answer(status, err.code, options.clean(err.message), details);
+  }
+  return httpError(err, options.maxBodyBytes) ?? INTERNAL();
+}

@@ -1,0 +1,26 @@
+// Public API of @junction/rest-api. Every name is exported on purpose; nothing else is public.
+export { createRestRouter } from './rest-router.js';
+export { DEFAULT_HEALTH_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './deps.js';
+export type { RestDeps } from './deps.js';
+export { createOpenApiDocument } from './openapi-document.js';
+export type { JsonObject, OpenApiOptions } from './openapi-document.js';
+export { ERROR_STATUS, REST_ERROR_CODES, RestApiError } from './errors.js';
+export type { ErrorBody, RestErrorCode } from './errors.js';
+export { formatUptime } from './durations.js';
+export { DEFAULT_LIMIT, MAX_LIMIT } from './query-params.js';
+export { SCHEDULER_STATES } from './schemas.js';
+export type {
+  AgentBody,
+  AgentListBody,
+  EnvironmentBody,
+  EnvironmentListBody,
+  HealthBody,
+  QueuedRunBody,
+  QueueRequest,
+  RunBody,
+  RunDetailBody,
+  RunEventBody,
+  RunListBody,
+  SchedulerState,
+  UnhealthyBody,
+} from './schemas.js';

@@ -1,0 +1,217 @@
+// Query and path parameters: one table per route drives both the validation and the
+// OpenAPI `parameters`, so a documented parameter is always accepted and nothing else is.
+import { RUN_SOURCES, RUN_STATUSES, type RunStatusFilter } from '@junction/store';
+import { z } from 'zod';
+import { DURATION_PATTERN, parseDurationMs } from './durations.js';
+import { RestApiError } from './errors.js';
+
+/** One query parameter: its schema validates the decoded value and is published as is. */
+export interface QueryParam<S extends z.ZodType = z.ZodType> {
+  description: string;
+  schema: S;
+  /** Decoded from the query string as an integer before the schema sees it. */
+  integer?: boolean;
+}
+
+export type QueryParams = Record<string, QueryParam>;
+
+/** The parsed values, typed by each parameter's schema. */
+export type QueryValues<P extends QueryParams> = { [K in keyof P]: z.output<P[K]['schema']> };
+
+/** Default page size of every list. */
+export const DEFAULT_LIMIT = 50;
+/** Largest page size of every list. */
+export const MAX_LIMIT = 1000;
+
+function integer(description: string, min: number): QueryParam<z.ZodOptional<z.ZodInt>> {
+  const schema = z
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be at least ${min}` });
+  return { description, schema: schema.optional(), integer: true };
+}
+
+/** `limit` and `offset`, shared by every list. */
+export const PAGE_PARAMS = {
+  limit: {
+    description: `Page size, 1 to ${MAX_LIMIT}`,
+    schema: z
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be at least 1' })
+      .max(MAX_LIMIT, { error: `must be at most ${MAX_LIMIT}` })
+      .default(DEFAULT_LIMIT),
+    integer: true,
+  },
+  offset: {
+    description: 'Records to skip',
+    schema: z
+      .int({ error: 'must be a whole number' })
+      .min(0, { error: 'must be at least 0' })
+      .default(0),
+    integer: true,
+  },
+} satisfies QueryParams;
+
+const name = (what: string): z.ZodOptional<z.ZodString> =>
+  z
+    .string()
+    .min(1, { error: `must name ${what}` })
+    .max(200, { error: 'must be at most 200 characters' })
+    .optional();
+
+const ENVIRONMENT_PARAMS = {
+  environment: {
+    description: 'Only this environment, by name (404 ENVIRONMENT_NOT_FOUND when unknown)',
+    schema: name('an environment'),
+  },
+  environment_id: integer(
+    'Only this environment, by id (404 ENVIRONMENT_NOT_FOUND when unknown)',
+    1,
+  ),
+} satisfies QueryParams;
+
+export const AGENT_LIST_PARAMS = { ...ENVIRONMENT_PARAMS, ...PAGE_PARAMS } satisfies QueryParams;
+
+const STATUS_WORDS = [...RUN_STATUSES, 'failed'] as const;
+const STATUS_LIST = new RegExp(`^(${STATUS_WORDS.join('|')})(,(${STATUS_WORDS.join('|')}))*$`);
+const DURATION_FORMS = 'a duration such as 500ms, 5s, 2m, 1h, 7d, or a number of milliseconds';
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/** A point in time: a Date, or a number of milliseconds before now. */
+export type TimeValue = Date | { agoMs: number };
+
+// Not annotated: the parameter's output type (TimeValue) is inferred from its schema.
+const time = (description: string) =>
+  ({
+    description,
+    schema: z
+      .string()
+      .regex(new RegExp(`${ISO_TIME.source}|${DURATION_PATTERN.source}`), {
+        error: `must be an ISO 8601 time (2025-01-31T12:00:00Z) or ${DURATION_FORMS} meaning that long ago`,
+      })
+      .refine((text) => !ISO_TIME.test(text) || !Number.isNaN(Date.parse(text)), {
+        error: 'is not a valid date',
+      })
+      .refine((text) => ISO_TIME.test(text) || parseDurationMs(text) !== undefined, {
+        error: 'is too long ago (at most 36500d)',
+      })
+      .transform(
+        (text): TimeValue =>
+          ISO_TIME.test(text) ? new Date(text) : { agoMs: parseDurationMs(text) ?? 0 },
+      )
+      .optional(),
+  }) satisfies QueryParam;
+
+export const RUN_LIST_PARAMS = {
+  status: {
+    description: `Only runs with this status, or several separated by commas: ${STATUS_WORDS.join(', ')} (failed = error)`,
+    schema: z
+      .string()
+      .regex(STATUS_LIST, {
+        error: `must be one or more of ${STATUS_WORDS.join(', ')}, comma-separated`,
+      })
+      .transform((text) => [...new Set(text.split(','))] as RunStatusFilter[])
+      .optional(),
+  },
+  agent: { description: 'Only runs of the agent with this name', schema: name('an agent') },
+  agent_id: integer('Only runs of the agent with this id', 1),
+  ...ENVIRONMENT_PARAMS,
+  source: {
+    description: `Only runs started this way: ${RUN_SOURCES.join(', ')}`,
+    schema: z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(', ')}` }).optional(),
+  },
+  min_duration: {
+    description: `Only finished runs that took at least this long: ${DURATION_FORMS}`,
+    schema: z
+      .string()
+      .regex(DURATION_PATTERN, { error: `must be ${DURATION_FORMS}` })
+      .refine((text) => parseDurationMs(text) !== undefined, {
+        error: 'must be at most 36500d',
+      })
+      .transform((text) => parseDurationMs(text) ?? 0)
+      .optional(),
+  },
+  since: time(
+    'Only runs queued at or after this time: ISO 8601, or a duration meaning that long ago (24h)',
+  ),
+  until: time('Only runs queued before this time: ISO 8601, or a duration meaning that long ago'),
+  ...PAGE_PARAMS,
+} satisfies QueryParams;
+
+export const RUN_DETAIL_PARAMS = {
+  verbose: {
+    description: 'true to include the run events with their payloads',
+    schema: z
+      .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+      .transform((text) => text === 'true' || text === '1')
+      .default(false),
+  },
+} satisfies QueryParams;
+
+export const NO_PARAMS = {} satisfies QueryParams;
+
+function got(raw: string): string {
+  return raw.length > 100 ? `${JSON.stringify(raw.slice(0, 100))}…` : JSON.stringify(raw);
+}
+
+/**
+ * Checks a query against a route's table: an unknown or repeated parameter, or a value its
+ * schema refuses, is INVALID_PARAMETER naming the parameter.
+ */
+export function parseQuery<P extends QueryParams>(
+  query: Record<string, unknown>,
+  params: P,
+): QueryValues<P> {
+  for (const key of Object.keys(query)) {
+    if (!Object.hasOwn(params, key)) {
+      const known = Object.keys(params);
+      throw new RestApiError(
+        'INVALID_PARAMETER',
+        known.length === 0
+          ? `Unknown query parameter "${key}": this route takes none.`
+          : `Unknown query parameter "${key}"; this route accepts ${known.join(', ')}.`,
+        { field: key, location: 'query' },
+      );
+    }
+  }
+  const values: Record<string, unknown> = {};
+  for (const [key, param] of Object.entries(params)) {
+    const raw = query[key];
+    if (raw !== undefined && typeof raw !== 'string') {
+      throw new RestApiError(
+        'INVALID_PARAMETER',
+        `Query parameter "${key}" must be given once, as a plain value.`,
+        { field: key, location: 'query' },
+      );
+    }
+    const input =
+      raw !== undefined && param.integer && /^[+-]?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+    const result = param.schema.safeParse(input);
+    if (!result.success) {
+      const problem = result.error.issues[0]?.message ?? 'is invalid';
+      throw new RestApiError(
+        'INVALID_PARAMETER',
+        `Query parameter "${key}" ${problem}; got ${got(raw ?? '')}.`,
+        { field: key, location: 'query', value: raw ?? null },
+      );
+    }
+    values[key] = result.data;
+  }
+  return values as QueryValues<P>;
+}
+
+/** The schema of the `{agent_id}` and `{run_id}` path parameters. */
+export const pathIdSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/** A path id (`agent_id`, `run_id`): a positive whole number, else INVALID_PARAMETER naming it. */
+export function parsePathId(param: unknown, field: string): number {
+  const raw = typeof param === 'string' ? param : undefined;
+  const value = raw !== undefined && /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!pathIdSchema.safeParse(value).success) {
+    throw new RestApiError(
+      'INVALID_PARAMETER',
+      `Path parameter "${field}" must be a positive whole number; got ${got(raw ?? '')}.`,
+      { field, location: 'path', value: raw ?? null },
+    );
+  }
+  return value;
+}

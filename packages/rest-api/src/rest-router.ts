@@ -1,0 +1,145 @@
+// The REST surface as an express Router: auth, the routes of the route table, JSON 404 and
+// 405, and one error handler that answers every failure in the same JSON shape.
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
+import { apiKeyAuth } from './api-key-auth.js';
+import type { RestDeps } from './deps.js';
+import { errorAnswer, RestApiError } from './errors.js';
+import { createRouteContext, type RouteContext } from './route-context.js';
+import { ROUTES, type OperationId } from './route-table.js';
+import { getAgent, listAgents, queueRun, requireJson } from './routes/agents.js';
+import { listEnvironments } from './routes/environments.js';
+import { getHealth } from './routes/health.js';
+import { getMetrics, wireGauges } from './routes/metrics.js';
+import { getOpenApiDocument } from './routes/openapi.js';
+import { getRun, listRuns } from './routes/runs.js';
+
+type HandlerFactory = (ctx: RouteContext) => RequestHandler[];
+
+/** The handlers of each operation in the route table, middleware first. */
+const HANDLERS: Record<OperationId, HandlerFactory> = {
+  listAgents: (ctx) => [listAgents(ctx)],
+  getAgent: (ctx) => [getAgent(ctx)],
+  queueRun: (ctx) => [
+    requireJson(),
+    // strict: only objects and arrays; the content type was checked by requireJson.
+    express.json({ limit: ctx.deps.maxBodyBytes, strict: true, type: () => true }),
+    queueRun(ctx),
+  ],
+  listRuns: (ctx) => [listRuns(ctx)],
+  getRun: (ctx) => [getRun(ctx)],
+  listEnvironments: (ctx) => [listEnvironments(ctx)],
+  getOpenApiDocument: (ctx) => [getOpenApiDocument(ctx)],
+  getHealth: (ctx) => [getHealth(ctx)],
+  getMetrics: (ctx) => [getMetrics(ctx)],
+};
+
+/** Answers methods a path does not have: 405 with Allow; OPTIONS gets 204 with Allow. */
+function methodNotAllowed(methods: readonly string[]): RequestHandler {
+  const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(
+    ', ',
+  );
+  return (req, res, next): void => {
+    res.set('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next(
+      new RestApiError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${req.path}; use ${allow}.`,
+        { method: req.method, allow: allow.split(', ') },
+      ),
+    );
+  };
+}
+
+/**
+ * Builds the REST API of spec §4.3 / §4.4 / §6.4 as a Router: `/api/v1/agents`,
+ * `/api/v1/agents/:agent_id`, `POST /api/v1/agents/:agent_id/queue`, `/api/v1/runs`,
+ * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/openapi.json`, `/health`, `/metrics`.
+ * It ends with a JSON 404 and a JSON error handler, so mount it last (or alone) on its
+ * server. It sets the store-backed gauge sources of `deps.metrics`. It never listens.
+ */
+export function createRestRouter(input: RestDeps): Router {
+  const ctx = createRouteContext(input);
+  const { logger, apiKeys } = ctx.deps;
+  wireGauges(ctx);
+  const router = express.Router({ caseSensitive: true, strict: false });
+
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.debug('REST request', {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        duration_ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+      });
+    });
+    next();
+  });
+
+  if (apiKeys.length > 0) {
+    const auth = apiKeyAuth(apiKeys);
+    const open = new Set(ROUTES.filter((r) => !r.auth).map((r) => r.path));
+    router.use((req: Request, res: Response, next: NextFunction) => {
+      const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+      if (open.has(path)) next();
+      else auth(req, res, next);
+    });
+  }
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of ROUTES) {
+    methodsByPath.set(route.path, [
+      ...(methodsByPath.get(route.path) ?? []),
+      route.method.toUpperCase(),
+    ]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const chain = router.route(path);
+    for (const route of ROUTES.filter((r) => r.path === path)) {
+      chain[route.method](...HANDLERS[route.operationId](ctx));
+    }
+    chain.all(methodNotAllowed(methods));
+  }
+
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    const path = req.path.length > 200 ? `${req.path.slice(0, 200)}…` : req.path;
+    next(
+      new RestApiError(
+        'ROUTE_NOT_FOUND',
+        `No route ${req.method} ${path}. GET /api/v1/openapi.json describes the API.`,
+        { method: req.method, path },
+      ),
+    );
+  });
+
+  const onError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const answer = errorAnswer(err, { maxBodyBytes: ctx.deps.maxBodyBytes, clean: ctx.clean });
+    if (answer.fault) {
+      logger.error('REST request failed', {
+        method: req.method,
+        path: req.path,
+        status: answer.status,
+        code: (err as { code?: unknown }).code,
+        error: ctx.clean(err instanceof Error ? err.message : String(err)),
+      });
+    }
+    res.status(answer.status).json(answer.body);
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,24 @@
+// What every handler works with: the resolved deps and the redaction applied to what it answers.
+import { redactSecrets } from '@junction/agent-core';
+import { createRedactor } from '@junction/telemetry';
+import { resolveDeps, type ResolvedDeps, type RestDeps } from './deps.js';
+
+export interface RouteContext {
+  deps: ResolvedDeps;
+  /** Secret-looking keys and known secrets (the API keys) removed from a JSON value. */
+  redact(value: unknown): unknown;
+  /** Known secrets, bearer tokens, URL credentials and key shapes removed from a text. */
+  clean(text: string): string;
+}
+
+/** Resolves the deps and builds the redaction once per router. */
+export function createRouteContext(input: RestDeps): RouteContext {
+  const deps = resolveDeps(input);
+  const secrets = [...deps.apiKeys];
+  const redactor = createRedactor(secrets);
+  return {
+    deps,
+    redact: (value) => redactor.value(value),
+    clean: (text) => redactSecrets(redactor.text(text), secrets),
+  };
+}

@@ -1,0 +1,57 @@
+// GET /health: liveness and readiness for probes (spec §4.4).
+import type { Request, RequestHandler, Response } from 'express';
+import { formatUptime } from '../durations.js';
+import type { RouteContext } from '../route-context.js';
+import type { HealthBody, SchedulerState, UnhealthyBody } from '../schemas.js';
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * 200 `{status: "healthy", …, database: "ok"}` when the database answers within the health
+ * timeout, else 503 `{status: "unhealthy", …, database: "<why>"}`. The scheduler state is
+ * reported but does not decide the status: a process whose workers stopped still serves.
+ */
+export function getHealth(ctx: RouteContext): RequestHandler {
+  const { store, version, startedAt, now, workersRunning, healthTimeoutMs, logger } = ctx.deps;
+  return async (_req: Request, res: Response): Promise<void> => {
+    const uptime = formatUptime(now().getTime() - startedAt.getTime());
+    const scheduler: SchedulerState =
+      workersRunning === undefined ? 'disabled' : workersRunning() ? 'running' : 'stopped';
+    res.set('Cache-Control', 'no-store');
+    try {
+      const [agents, mcpServers] = await withTimeout(
+        store.ping().then(() => Promise.all([store.agents.count(), store.mcpServers.count()])),
+        healthTimeoutMs,
+      );
+      const body: HealthBody = {
+        status: 'healthy',
+        version,
+        uptime,
+        agents,
+        mcp_servers: mcpServers,
+        database: 'ok',
+        scheduler,
+      };
+      res.json(body);
+    } catch (err) {
+      const reason = ctx.clean(err instanceof Error ? err.message : String(err));
+      logger.warn('health check failed: the database cannot be reached', { error: reason });
+      const body: UnhealthyBody = {
+        status: 'unhealthy',
+        version,
+        uptime,
+        agents: null,
+        mcp_servers: null,
+        database: reason,
+        scheduler,
+      };
+      res.status(503).json(body);
+    }
+  };
+}

@@ -1,0 +1,29 @@
+// GET /metrics: the spec §6.4 metrics in the Prometheus text format.
+import { PROMETHEUS_CONTENT_TYPE } from '@junction/telemetry';
+import type { Request, RequestHandler, Response } from 'express';
+import type { RouteContext } from '../route-context.js';
+
+/**
+ * Points the gauges the app cannot know better than the store at it, read at scrape time:
+ * `scheduler_runs_pending` (queued runs), `database_size_bytes`, and `mcp_servers_active`
+ * (deps.mcpServersActive, else the servers whose last sync connected).
+ * `station_uptime_seconds` comes from the Metrics' own start time.
+ */
+export function wireGauges(ctx: RouteContext): void {
+  const { metrics, store, mcpServersActive } = ctx.deps;
+  metrics.setGaugeSource(
+    'mcp_servers_active',
+    mcpServersActive ?? ((): Promise<number> => store.mcpServers.count({ status: 'connected' })),
+  );
+  metrics.setGaugeSource('scheduler_runs_pending', () => store.runs.count({ status: 'queued' }));
+  metrics.setGaugeSource('database_size_bytes', () => store.sizeBytes());
+}
+
+/** GET /metrics. A failing gauge source is left out of the scrape; the rest still renders. */
+export function getMetrics(ctx: RouteContext): RequestHandler {
+  const { metrics } = ctx.deps;
+  return async (_req: Request, res: Response): Promise<void> => {
+    const text = await metrics.renderPrometheus();
+    res.set('Content-Type', PROMETHEUS_CONTENT_TYPE).set('Cache-Control', 'no-store').send(text);
+  };
+}

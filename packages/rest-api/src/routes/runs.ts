@@ -1,0 +1,73 @@
+// GET /api/v1/runs and GET /api/v1/runs/:run_id.
+import type { RunListFilter } from '@junction/store';
+import type { Request, RequestHandler, Response } from 'express';
+import { environmentFilter } from '../environment-filter.js';
+import { RestApiError } from '../errors.js';
+import {
+  parsePathId,
+  parseQuery,
+  RUN_DETAIL_PARAMS,
+  RUN_LIST_PARAMS,
+  type TimeValue,
+} from '../query-params.js';
+import type { RouteContext } from '../route-context.js';
+import type { RunDetailBody, RunListBody } from '../schemas.js';
+import { runBody, runEventBody } from '../views.js';
+
+/** Events returned by a verbose run: the store's largest page. */
+export const MAX_EVENTS = 10_000;
+
+/** GET /api/v1/runs: a page of runs, newest first, with the CLI's filters. */
+export function listRuns(ctx: RouteContext): RequestHandler {
+  const { store, now } = ctx.deps;
+  const at = (value: TimeValue): Date =>
+    value instanceof Date ? value : new Date(now().getTime() - value.agoMs);
+  return async (req: Request, res: Response): Promise<void> => {
+    const q = parseQuery(req.query as Record<string, unknown>, RUN_LIST_PARAMS);
+    const environmentId = await environmentFilter(store, q);
+    const filter: Omit<RunListFilter, 'limit' | 'offset'> = {
+      ...(q.status !== undefined ? { status: q.status } : {}),
+      ...(q.agent !== undefined ? { agentName: q.agent } : {}),
+      ...(q.agent_id !== undefined ? { agentId: q.agent_id } : {}),
+      ...(environmentId !== undefined ? { environmentId } : {}),
+      ...(q.source !== undefined ? { source: q.source } : {}),
+      ...(q.min_duration !== undefined ? { minDurationMs: q.min_duration } : {}),
+      ...(q.since !== undefined ? { since: at(q.since) } : {}),
+      ...(q.until !== undefined ? { until: at(q.until) } : {}),
+    };
+    const [runs, total] = await Promise.all([
+      store.runs.list({ ...filter, limit: q.limit, offset: q.offset }),
+      store.runs.count(filter),
+    ]);
+    const body: RunListBody = { items: runs.map(runBody), total, limit: q.limit, offset: q.offset };
+    res.json(body);
+  };
+}
+
+/** GET /api/v1/runs/:run_id: the run, its variables, and with ?verbose=true its events. */
+export function getRun(ctx: RouteContext): RequestHandler {
+  const { store } = ctx.deps;
+  return async (req: Request, res: Response): Promise<void> => {
+    const runId = parsePathId(req.params.run_id, 'run_id');
+    const q = parseQuery(req.query as Record<string, unknown>, RUN_DETAIL_PARAMS);
+    const run = await store.runs.get(runId);
+    if (!run) {
+      throw new RestApiError(
+        'RUN_NOT_FOUND',
+        `No run has id ${runId}. GET /api/v1/runs lists the runs.`,
+        { run_id: runId },
+      );
+    }
+    const eventCount = await store.runEvents.count(runId);
+    const body: RunDetailBody = {
+      ...runBody(run),
+      variables: ctx.redact(run.variables) as Record<string, string>,
+      event_count: eventCount,
+    };
+    if (q.verbose) {
+      const events = await store.runEvents.list(runId, { limit: MAX_EVENTS });
+      body.events = events.map((event) => runEventBody(event, ctx.redact));
+    }
+    res.json(body);
+  };
+}
