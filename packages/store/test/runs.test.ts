@@ -175,6 +175,27 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     expect(await store.runs.count()).toBe(3);
   });
 
+  it('releases an idempotency key once, keeping the old run, so the key can queue a new run', async () => {
+    const first = await queue('x', { idempotencyKey: 'hook-9' });
+    // Only the run that holds the key can release it.
+    expect(await store.runs.releaseIdempotencyKey(first.id + 1000, 'hook-9')).toBe(false);
+    expect(await store.runs.releaseIdempotencyKey(first.id, 'other-key')).toBe(false);
+    // Two callers racing to release: exactly one wins.
+    const released = await Promise.all([
+      store.runs.releaseIdempotencyKey(first.id, 'hook-9'),
+      store.runs.releaseIdempotencyKey(first.id, 'hook-9'),
+    ]);
+    expect(released.filter(Boolean)).toHaveLength(1);
+    expect(await store.runs.findByIdempotencyKey('hook-9')).toBeUndefined();
+    expect(await store.runs.get(first.id)).toMatchObject({ task: 'x', idempotencyKey: null });
+
+    const second = await queue('x again', { idempotencyKey: 'hook-9' });
+    expect(second.id).not.toBe(first.id);
+    expect((await store.runs.findByIdempotencyKey('hook-9'))?.id).toBe(second.id);
+    // The released run no longer blocks the key, and cannot take it back.
+    expect(await store.runs.releaseIdempotencyKey(first.id, 'hook-9')).toBe(false);
+  });
+
   it('prunes finished runs older than a date, with their events, and keeps active ones', async () => {
     const old = await queue('old');
     const stillQueued = await queue('queued');

@@ -179,6 +179,21 @@ export class RunsRepository {
     });
   }
 
+  /**
+   * Frees an idempotency key so a later create may use it again (the key outlived its
+   * window): clears it on run `runId` only while that run still holds it. False when it no
+   * longer does, e.g. another caller released it first; the run itself is kept.
+   */
+  async releaseIdempotencyKey(runId: number, key: string): Promise<boolean> {
+    return this.#ctx.write(`release idempotency key of run ${runId}`, async (db) => {
+      const result = await db
+        .update(runs)
+        .set({ idempotencyKey: null })
+        .where(and(eq(runs.id, runId), eq(runs.idempotencyKey, key)));
+      return result.rowsAffected > 0;
+    });
+  }
+
   /** Runs matching the filter, newest first. */
   async list(filter: RunListFilter = {}): Promise<Run[]> {
     const { limit, offset } = resolvePage(filter);

@@ -1,0 +1,189 @@
+// Alert events to notifications.webhook_url (spec §6.1): the run queue's onFinished and the
+// scheduler hand events here; deliveries go on in the background and never block or fail a run.
+import { NOTIFICATION_EVENTS } from '@junction/config-templates';
+import type { Run, Store } from '@junction/store';
+import { redactText, type Logger } from '@junction/telemetry';
+import { z } from 'zod';
+import { deliverWebhook } from './deliver-webhook.js';
+import { WebhookError } from './errors.js';
+import {
+  agentEventPayload,
+  runEventOf,
+  type SchedulerErrorPayload,
+} from './notification-payloads.js';
+
+/** An event name selectable in notifications.webhook_events. */
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** How long close() waits for deliveries in flight before abandoning them: 15 s. */
+export const DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS = 15_000;
+
+/** Options of createNotifier; the app reads them from config (notifications.*). */
+export interface NotifierOptions {
+  store: Store;
+  logger: Logger;
+  /** notifications.webhook_url; without it nothing is sent. */
+  url?: string;
+  /** notifications.webhook_events: which of NOTIFICATION_EVENTS are sent. */
+  events: readonly string[];
+  /** Per-attempt timeout. Default 10 s. */
+  timeoutMs?: number;
+  /** Wait before each attempt. Default [0, 1000, 4000]. */
+  delaysMs?: readonly number[];
+  /** Junction's version, carried in every payload as service.version. */
+  version: string;
+  /** Clock for occurred_at when a run has no completion time. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** What the scheduler reports when it could not start a scheduled run. */
+export interface SchedulerErrorDetails {
+  /** What went wrong, as a message that says what to do. */
+  error: string;
+  agent?: { id?: number | null; name: string; environment?: string | null };
+  schedule?: { id?: number | null; cron?: string | null };
+  occurredAt?: Date;
+}
+
+/** Sends the selected alert events; see createNotifier. */
+export interface Notifier {
+  /** Maps a finished run to agent.completed / agent.failed / agent.timeout and sends it if selected; resolves at once. */
+  runFinished(run: Run): Promise<void>;
+  /** Sends scheduler.error if selected; resolves at once. */
+  schedulerError(details: SchedulerErrorDetails): Promise<void>;
+  /** Stops taking events and waits for deliveries in flight, at most `timeoutMs` (default 15 s), then abandons the rest. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+const optionsSchema = z.object({
+  url: z
+    .url({
+      protocol: /^https?$/,
+      error: 'url (notifications.webhook_url) must be an http:// or https:// URL',
+    })
+    .optional(),
+  events: z.array(
+    z.enum(NOTIFICATION_EVENTS, {
+      error: `events (notifications.webhook_events) may only hold ${NOTIFICATION_EVENTS.join(', ')}`,
+    }),
+  ),
+  version: z.string().min(1, { error: 'version must be the Junction version' }),
+});
+
+/**
+ * Builds the notifier. Each selected event is POSTed to `url` through deliverWebhook (3 attempts,
+ * a notification_logs row each) in the background; runFinished and schedulerError never throw.
+ */
+export function createNotifier(options: NotifierOptions): Notifier {
+  const checked = optionsSchema.safeParse({
+    url: options.url,
+    events: options.events,
+    version: options.version,
+  });
+  if (!checked.success) {
+    throw new WebhookError(
+      'OPTIONS_INVALID',
+      `Cannot set up notifications: ${checked.error.issues.map((i) => i.message).join('; ')}.`,
+    );
+  }
+  const { store, url } = options;
+  const selected = new Set<string>(checked.data.events);
+  const logger = options.logger.child({ component: 'notifier' });
+  const now = options.now ?? ((): Date => new Date());
+  const inFlight = new Set<Promise<void>>();
+  const abort = new AbortController();
+  let closed = false;
+
+  const send = (
+    event: NotificationEvent,
+    runId: number | undefined,
+    build: () => Promise<unknown>,
+  ): void => {
+    if (url === undefined || !selected.has(event)) return;
+    if (closed) {
+      logger.warn('notification dropped: the notifier is closed', { event, run_id: runId });
+      return;
+    }
+    const task = (async (): Promise<void> => {
+      const payload = await build();
+      await deliverWebhook({
+        store,
+        logger,
+        url,
+        eventType: event,
+        payload,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.delaysMs !== undefined ? { delaysMs: options.delaysMs } : {}),
+        ...(runId !== undefined ? { runId } : {}),
+        signal: abort.signal,
+      });
+    })().catch((err: unknown) => {
+      logger.error('notification failed before it could be sent', {
+        event,
+        run_id: runId,
+        error: redactText(err instanceof Error ? err.message : String(err)),
+      });
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+  };
+
+  return {
+    async runFinished(run: Run): Promise<void> {
+      const event = runEventOf(run);
+      if (event === undefined) return;
+      send(event, run.id, async () => {
+        const environment =
+          run.environmentId === null ? undefined : await store.environments.get(run.environmentId);
+        return agentEventPayload(run, {
+          environment: environment?.name ?? null,
+          version: options.version,
+          now,
+        });
+      });
+    },
+
+    async schedulerError(details: SchedulerErrorDetails): Promise<void> {
+      send('scheduler.error', undefined, async () => {
+        const payload: SchedulerErrorPayload = {
+          event: 'scheduler.error',
+          occurred_at: (details.occurredAt ?? now()).toISOString(),
+          error: redactText(details.error),
+          agent: details.agent
+            ? {
+                id: details.agent.id ?? null,
+                name: details.agent.name,
+                environment: details.agent.environment ?? null,
+              }
+            : null,
+          schedule: details.schedule
+            ? { id: details.schedule.id ?? null, cron: details.schedule.cron ?? null }
+            : null,
+          service: { name: 'junction', version: options.version },
+        };
+        return payload;
+      });
+    },
+
+    async close(closeOptions: { timeoutMs?: number } = {}): Promise<void> {
+      closed = true;
+      if (inFlight.size === 0) return;
+      const timeoutMs = closeOptions.timeoutMs ?? DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      const settled = Promise.allSettled([...inFlight]).then(() => 'done' as const);
+      const outcome = await Promise.race([settled, timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        logger.warn('abandoning notifications still in flight at shutdown', {
+          count: inFlight.size,
+          waited_ms: timeoutMs,
+        });
+        abort.abort();
+        await Promise.allSettled([...inFlight]);
+      }
+    },
+  };
+}

@@ -1,0 +1,188 @@
+// The inbound routes of the webhook server (port 8587): POST /execute and GET /runs/:run_id.
+// A factory only: the app mounts the router and listens.
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { isAgentCoreError, type RunQueue } from '@junction/agent-core';
+import { isStoreError, type Agent, type Run, type Store } from '@junction/store';
+import { redactText, type Logger } from '@junction/telemetry';
+import { resolveExecuteAgent } from './agent-lookup.js';
+import { requireApiKey } from './api-key.js';
+import { WebhookError, isWebhookError } from './errors.js';
+import { parseExecuteRequest } from './execute-request.js';
+import { methodNotAllowed, webhookErrorHandler } from './http-errors.js';
+import {
+  assertSameRequest,
+  findLiveRun,
+  storedIdempotencyKey,
+  type IdempotentRequest,
+} from './idempotency.js';
+import { executeAccepted, runView } from './run-view.js';
+
+/** Default limit of a POST /execute body: 1 MiB (config webhook.max_body_bytes). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** What the webhook router needs; the app builds these once. */
+export interface WebhookRouterDeps {
+  store: Store;
+  /** Only `enqueue` is used: the run is written `queued` and a worker (here or elsewhere) takes it. */
+  queue: Pick<RunQueue, 'enqueue'>;
+  logger: Logger;
+  /** config webhook.enabled: without it POST /execute does not exist (404 like any unknown route). */
+  enabled: boolean;
+  /** config webhook.api_key / JUNCTION_WEBHOOK_API_KEY; when set, every route needs `Authorization: Bearer <key>`. */
+  apiKey?: string;
+  /** Largest accepted body in bytes (config webhook.max_body_bytes). Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Throws a coded error (e.g. MODEL_API_KEY_MISSING) when the agent cannot run as configured; called before anything is queued. */
+  checkAgent?: (agent: Agent) => void;
+  /** Clock of the idempotency window. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
+
+/** 415 unless the request says its body is JSON. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!JSON_TYPE.test(type)) {
+    next(
+      new WebhookError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        type === ''
+          ? 'Content-Type is missing: send the body as JSON with "Content-Type: application/json".'
+          : `Content-Type ${JSON.stringify(type)} is not accepted: send the body as JSON with "Content-Type: application/json".`,
+        { content_type: type },
+      ),
+    );
+    return;
+  }
+  next();
+};
+
+/** Builds the router of POST /execute (when enabled) and GET /runs/:run_id, ending in a JSON error handler. */
+export function createWebhookRouter(deps: WebhookRouterDeps): Router {
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new WebhookError(
+      'OPTIONS_INVALID',
+      `maxBodyBytes must be a positive whole number of bytes; got ${String(maxBodyBytes)}.`,
+    );
+  }
+  const logger = deps.logger.child({ component: 'webhook' });
+  const now = deps.now ?? ((): Date => new Date());
+  const auth = requireApiKey(deps.apiKey);
+  const router = express.Router();
+
+  if (deps.enabled) {
+    // Key first, then type and size: an unauthenticated caller never gets its body read.
+    const parseJson = express.json({ limit: maxBodyBytes, strict: false, type: () => true });
+    router.post('/execute', auth, requireJsonBody, parseJson, async (req, res) => {
+      await execute(deps, logger, now, req, res);
+    });
+    router.all('/execute', methodNotAllowed(['POST']));
+  }
+
+  router.get('/runs/:run_id', auth, async (req, res) => {
+    const raw = String(req.params.run_id);
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(id)) {
+      throw new WebhookError(
+        'INVALID_REQUEST',
+        `run_id must be a whole number (the run_id POST /execute returned); got ${JSON.stringify(raw.slice(0, 40))}.`,
+        { field: 'run_id' },
+      );
+    }
+    const run = await deps.store.runs.get(id);
+    if (!run) {
+      throw new WebhookError(
+        'RUN_NOT_FOUND',
+        `No run has id ${id}. Use the run_id POST /execute returned, or list runs with \`junction runs list\`.`,
+        { run_id: id },
+      );
+    }
+    res.json({ run: runView(run) });
+  });
+  router.all('/runs/:run_id', methodNotAllowed(['GET', 'HEAD']));
+
+  router.use(webhookErrorHandler(logger));
+  return router;
+}
+
+async function execute(
+  deps: WebhookRouterDeps,
+  logger: Logger,
+  now: () => Date,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const body = parseExecuteRequest(req.body);
+  const key = storedIdempotencyKey(req.get('idempotency-key'));
+  const agent = await resolveExecuteAgent(deps.store, body);
+  const request: IdempotentRequest = { agent, task: body.task, variables: body.variables ?? {} };
+
+  if (key) {
+    const live = await findLiveRun(deps.store, key, now());
+    if (live) {
+      replay(live, request, req, res, logger);
+      return;
+    }
+  }
+  checkAgent(deps, agent);
+  let run: Run;
+  try {
+    run = await deps.queue.enqueue({
+      agent,
+      task: body.task,
+      variables: request.variables,
+      source: 'webhook',
+      ...(key ? { idempotencyKey: key } : {}),
+    });
+  } catch (err) {
+    // Another request with the same key won the race: answer with its run.
+    const winner =
+      key && isStoreError(err, 'CONFLICT')
+        ? await deps.store.runs.findByIdempotencyKey(key)
+        : undefined;
+    if (!winner) throw err;
+    replay(winner, request, req, res, logger);
+    return;
+  }
+  logger.info('webhook run queued', {
+    run_id: run.id,
+    agent_id: agent.id,
+    agent_name: agent.name,
+    idempotent: key !== undefined,
+  });
+  res.status(202).location(`${req.baseUrl}/runs/${run.id}`).json(executeAccepted(run));
+}
+
+function replay(
+  run: Run,
+  request: IdempotentRequest,
+  req: Request,
+  res: Response,
+  logger: Logger,
+): void {
+  assertSameRequest(run, request);
+  logger.info('webhook request replayed', { run_id: run.id, agent_name: run.agentName });
+  res
+    .status(202)
+    .set('Idempotent-Replayed', 'true')
+    .location(`${req.baseUrl}/runs/${run.id}`)
+    .json(executeAccepted(run));
+}
+
+/** Runs the app's check; an uncoded refusal becomes AGENT_REFUSED with a redacted reason. */
+function checkAgent(deps: WebhookRouterDeps, agent: Agent): void {
+  try {
+    deps.checkAgent?.(agent);
+  } catch (err) {
+    if (isAgentCoreError(err) || isWebhookError(err)) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new WebhookError(
+      'AGENT_REFUSED',
+      `Agent "${agent.name}" cannot run on this server: ${redactText(reason)}`,
+      { agent_id: agent.id },
+      { cause: err },
+    );
+  }
+}

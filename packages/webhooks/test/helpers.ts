@@ -1,0 +1,163 @@
+// Real parts for the webhook tests: a libSQL file store, a JSON logger whose lines we read
+// back, express apps and HTTP sinks on 127.0.0.1 ephemeral ports.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import express from 'express';
+import { RunQueue } from '@junction/agent-core';
+import { openStore, type Agent, type Store } from '@junction/store';
+import { createLogger, type RootLogger } from '@junction/telemetry';
+import {
+  createWebhookRouter,
+  webhookErrorHandler,
+  webhookNotFoundHandler,
+  type WebhookRouterDeps,
+} from '../src/index.js';
+
+/** A parsed JSON log line. */
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
+/** A real logger writing JSON lines into memory. */
+export function memoryLogger(): { logger: RootLogger; lines: () => LogLine[] } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const logger = createLogger({ level: 'debug', format: 'json', stream, env: {} });
+  return {
+    logger,
+    lines: () =>
+      text
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as LogLine),
+  };
+}
+
+/** A temp-file store with environments `default` and `prod`, agents `assistant` (default), `triage` (prod) and `twin` (in both, plus `staging`). */
+export interface Fixture {
+  store: Store;
+  dir: string;
+  assistant: Agent;
+  triage: Agent;
+  twinDefault: Agent;
+  close(): Promise<void>;
+}
+
+export async function openFixture(now?: () => Date): Promise<Fixture> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'junction-webhooks-'));
+  const store = await openStore({ url: path.join(dir, 'junction.db'), ...(now ? { now } : {}) });
+  const def = await store.environments.ensure('default');
+  const prod = await store.environments.ensure('prod');
+  const staging = await store.environments.ensure('staging');
+  const assistant = await store.agents.create(def.id, {
+    name: 'assistant',
+    model: 'openai/gpt-test',
+  });
+  const triage = await store.agents.create(prod.id, { name: 'triage' });
+  const twinDefault = await store.agents.create(def.id, { name: 'twin' });
+  await store.agents.create(prod.id, { name: 'twin' });
+  await store.agents.create(prod.id, { name: 'pair' });
+  await store.agents.create(staging.id, { name: 'pair' });
+  return {
+    store,
+    dir,
+    assistant,
+    triage,
+    twinDefault,
+    close: async () => {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A server listening on 127.0.0.1 at an ephemeral port. */
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(handler: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An express app as the webhook-server app builds it: the router, then JSON 404 and error handlers. */
+export async function startWebhookApp(
+  fixture: Fixture,
+  options: Partial<WebhookRouterDeps> & { logger?: RootLogger } = {},
+): Promise<Listening & { queue: RunQueue }> {
+  const logger = options.logger ?? memoryLogger().logger;
+  // Never started: the router only enqueues; the run stays `queued`.
+  const queue = new RunQueue({
+    store: fixture.store,
+    logger,
+    runner: {
+      execute: (run) => fixture.store.runs.markCompleted(run.id, { finalResponse: 'done' }),
+    },
+  });
+  const app = express();
+  app.use(createWebhookRouter({ store: fixture.store, queue, logger, enabled: true, ...options }));
+  app.use(webhookNotFoundHandler());
+  app.use(webhookErrorHandler(logger));
+  const server = await listen(app);
+  return { ...server, queue };
+}
+
+/** POSTs a JSON body (or raw text) to `url`. */
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** One request a sink received. */
+export interface SinkRequest {
+  at: number;
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** An HTTP sink answering each request with `respond(n)` (1-based): a status, or 'hang' to never answer. */
+export async function startSink(
+  respond: (n: number) => number | 'hang',
+): Promise<Listening & { requests: SinkRequest[] }> {
+  const requests: SinkRequest[] = [];
+  const server = await listen((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      requests.push({
+        at: performance.now(),
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+      });
+      const answer = respond(requests.length);
+      if (answer === 'hang') return;
+      res.writeHead(answer, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  return { ...server, requests };
+}

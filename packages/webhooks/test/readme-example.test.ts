@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import express from 'express';
+import { RunQueue } from '@junction/agent-core';
+import { openStore, type Run } from '@junction/store';
+import { createLogger } from '@junction/telemetry';
+import {
+  createNotifier,
+  createWebhookRouter,
+  webhookErrorHandler,
+  webhookNotFoundHandler,
+} from '../src/index.js';
+import { startSink } from './helpers.js';
+
+const START = '// README-EXAMPLE-START\n';
+const END = '// README-EXAMPLE-END';
+
+describe('README example', () => {
+  it('is the code below, verbatim, and it runs', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'junction-webhooks-readme-'));
+    const databaseFile = path.join(dir, 'junction.db');
+    const seed = await openStore({ url: databaseFile });
+    const env = await seed.environments.ensure('default');
+    await seed.agents.create(env.id, { name: 'assistant' });
+    await seed.close();
+    const sink = await startSink(() => 200);
+    const config = {
+      webhook: { enabled: true, api_key: 'whk_readme_example_key', max_body_bytes: 1024 * 1024 },
+      notifications: { webhook_url: `${sink.url}/alerts`, webhook_events: ['agent.failed'] },
+    };
+    const [host, port] = ['127.0.0.1', 0];
+    // Stands in for the AgentRunner: every run fails, so agent.failed is sent.
+    const runner = {
+      execute: (run: Run) => store.runs.markFailed(run.id, { error: 'model unreachable' }),
+    };
+
+    // README-EXAMPLE-START
+    const store = await openStore({ url: databaseFile });
+    const logger = createLogger({ level: 'warn', format: 'json' });
+    const notifier = createNotifier({
+      store,
+      logger,
+      url: config.notifications.webhook_url,
+      events: config.notifications.webhook_events,
+      version: '0.1.0',
+    });
+    const queue = new RunQueue({
+      store,
+      logger,
+      runner,
+      onFinished: (run) => notifier.runFinished(run),
+    });
+
+    const app = express();
+    app.use(
+      createWebhookRouter({
+        store,
+        queue,
+        logger,
+        enabled: config.webhook.enabled,
+        apiKey: config.webhook.api_key,
+        maxBodyBytes: config.webhook.max_body_bytes,
+      }),
+    );
+    app.use(webhookNotFoundHandler()); // unknown paths: JSON 404
+    app.use(webhookErrorHandler(logger)); // anything else: JSON, never an HTML page
+    await queue.start();
+    const server = app.listen(port, host);
+
+    async function shutdown(): Promise<void> {
+      await new Promise((resolve) => server.close(resolve));
+      await queue.stop({ drainMs: 10_000 });
+      await notifier.close(); // waits (bounded) for deliveries in flight
+      await store.close();
+      await logger.close();
+    }
+    // README-EXAMPLE-END
+
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port: bound } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${bound}/execute`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer whk_readme_example_key',
+          'idempotency-key': 'evt-123',
+        },
+        body: JSON.stringify({ agent_name: 'assistant', task: 'Open a ticket' }),
+      });
+      expect(res.status).toBe(202);
+      const accepted = (await res.json()) as { run_id: number; status: string };
+      expect(accepted.status).toBe('running');
+      await queue.waitFor(accepted.run_id, { timeoutMs: 5000 });
+    } finally {
+      await shutdown();
+      await sink.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(sink.requests.map((r) => JSON.parse(r.body).event)).toEqual(['agent.failed']);
+
+    const source = fs.readFileSync(new URL(import.meta.url), 'utf8');
+    const start = source.lastIndexOf(START) + START.length;
+    const example = source
+      .slice(start, source.indexOf(END, start))
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.replace(/^ {4}/, ''))
+      .join('\n');
+    expect(example.split('\n').length).toBeGreaterThan(20);
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(example);
+  });
+});
