@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Config, WorkspacePaths, Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
-import type { RootLogger } from '@junction/telemetry';
+import type { LogLevel, RootLogger } from '@junction/telemetry';
 
 export interface CliContext {
   paths: WorkspacePaths;
@@ -13,7 +13,7 @@ export interface CliContext {
   /** Opens the store on first use; later calls return the same one. */
   store(): Promise<Store>;
   /** The service log: JSON lines in `<workspace>/logs/junction.log`, plus `stream` when given. */
-  logger(stream?: NodeJS.WritableStream): Promise<RootLogger>;
+  logger(stream?: NodeJS.WritableStream, options?: { level?: LogLevel }): Promise<RootLogger>;
   /** Throws ENVIRONMENT_NOT_FOUND (exit 4) unless the environment's folder exists. */
   requireEnvironment(name: string): Promise<void>;
   /** Where the service log is kept (read by `junction logs`). */
@@ -44,11 +44,14 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
         { environment: name },
       );
     },
-    async logger(stream?: NodeJS.WritableStream): Promise<RootLogger> {
+    async logger(
+      stream?: NodeJS.WritableStream,
+      options: { level?: LogLevel } = {},
+    ): Promise<RootLogger> {
       if (!logger) {
         const { createLogger } = await import('@junction/telemetry');
         logger = createLogger({
-          level: config.log_level,
+          level: options.level ?? config.log_level,
           format: config.log_format,
           // Commands keep the terminal for their own output unless a stream is asked for.
           stream: stream ?? new Writable({ write: (_chunk, _enc, done): void => done() }),

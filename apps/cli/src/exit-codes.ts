@@ -18,6 +18,8 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   ENVIRONMENT_EXISTS: 5,
   AGENT_FILE_EXISTS: 5,
   CONFLICT: 5,
+  PORT_IN_USE: 5,
+  LISTEN_FAILED: 1,
   // the store
   STORE_OPEN_FAILED: 6,
   // a sync that could not finish, or finished with failures

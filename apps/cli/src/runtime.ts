@@ -1,7 +1,7 @@
 // The pieces that execute agents, built once per process from the context: the MCP client
 // pool, tracing, metrics and the runner. `agent run` uses it directly; `serve` adds the queue.
 import type { AgentRunner, McpClientPool, ModelSettings } from '@junction/agent-core';
-import type { Metrics, RootLogger } from '@junction/telemetry';
+import type { LogLevel, Metrics, RootLogger } from '@junction/telemetry';
 import type { Store } from '@junction/store';
 import type { CliContext } from './context.js';
 
@@ -19,13 +19,15 @@ export interface Runtime {
 /** Builds the runner and its collaborators; `close()` flushes traces and stops every tool server. */
 export async function createRuntime(
   ctx: CliContext,
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: { logStream?: NodeJS.WritableStream; level?: LogLevel } = {},
 ): Promise<Runtime> {
   const core = await import('@junction/agent-core');
   const telemetry = await import('@junction/telemetry');
   const { config } = ctx;
   const store = await ctx.store();
-  const logger = await ctx.logger(options.logStream);
+  const logger = await ctx.logger(options.logStream, {
+    ...(options.level ? { level: options.level } : {}),
+  });
   const tracing = telemetry.createTracing({
     serviceName: 'junction',
     ...(config.otel_endpoint

@@ -30,8 +30,7 @@ export default class AgentList extends JunctionCommand {
         limit: 10_000,
       });
       const views: AgentView[] = [];
-      for (const a of agents)
-        views.push(await agentView(store, a));
+      for (const a of agents) views.push(await agentView(store, a));
       if (views.length === 0) {
         this.log(
           'No agents. Add prompt files under environments/<env>/agents/ and run `junction sync <env>`.',
