@@ -23,6 +23,11 @@ export interface Auditor {
   redact(value: unknown): unknown;
   redactText(text: string): string;
   record(entry: AuditEntry, actor: string | null): Promise<void>;
+  /**
+   * Records once the answer has gone out: the caller never waits on the audit write (it is
+   * written a moment later, in the same process; a crash in between loses that one row).
+   */
+  recordAfterAnswer(entry: AuditEntry, actor: string | null): void;
 }
 
 function mapStrings(value: unknown, fn: (text: string) => string): unknown {
@@ -57,12 +62,16 @@ export function createAuditor(input: {
   const redactText = (text: string): string => redactSecrets(redactor.text(text), secrets);
   const redact = (value: unknown): unknown =>
     mapStrings(redactor.value(value), (text) => redactSecrets(text, secrets));
-  return {
+  const auditor: Auditor = {
     redact,
     redactText,
+    recordAfterAnswer(entry, actor): void {
+      // setImmediate runs after the SDK has written the answer (a microtask after ours).
+      setImmediate(() => void auditor.record(entry, actor));
+    },
     async record(entry, actor): Promise<void> {
       try {
-        await input.store.auditLog.append({
+        await input.store.auditLog.record({
           source: 'mcp',
           transport: input.transport,
           actor,
@@ -83,4 +92,5 @@ export function createAuditor(input: {
       }
     },
   };
+  return auditor;
 }

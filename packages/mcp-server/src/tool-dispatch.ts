@@ -74,7 +74,7 @@ export function installTools(
     const tool = byName.get(name);
     if (!tool) {
       const message = `Unknown tool "${name.slice(0, MAX_ACTION_LENGTH)}". Call tools/list for the tools Junction offers.`;
-      await auditor.record(
+      auditor.recordAfterAnswer(
         {
           action: name.slice(0, MAX_ACTION_LENGTH),
           arguments: args,
@@ -137,7 +137,7 @@ export function installTools(
         failure = { message, code: f.code };
       }
     }
-    await auditor.record(
+    auditor.recordAfterAnswer(
       {
         action: name,
         arguments: args,

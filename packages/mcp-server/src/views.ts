@@ -1,27 +1,10 @@
 // Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
-import type { Agent, Environment, Run, RunEvent } from '@junction/store';
+import type { Run, RunEvent } from '@junction/store';
 import { runDurationMs } from '@junction/store';
 import { iso } from './tool-kit.js';
 
 /** Tasks longer than this are cut in run lists. */
 const LIST_TASK_CHARS = 200;
-
-/** One line of list_agents. */
-export function agentSummary(
-  agent: Agent,
-  environments: ReadonlyMap<number, Environment>,
-): Record<string, unknown> {
-  return {
-    id: agent.id,
-    name: agent.name,
-    environment_id: agent.environmentId,
-    environment: environments.get(agent.environmentId)?.name ?? null,
-    description: agent.description,
-    model: agent.model ?? null,
-    max_steps: agent.maxSteps ?? null,
-    updated_at: iso(agent.updatedAt),
-  };
-}
 
 /** The outcome of a run as call_agent answers it. */
 export function runOutcome(run: Run): Record<string, unknown> {

@@ -22,6 +22,8 @@ afterAll(async () => {
 beforeEach(() => h.fake.reset());
 
 async function lastAudit(): Promise<Record<string, unknown>> {
+  // Rows are written just after the answer goes out.
+  await new Promise((resolve) => setTimeout(resolve, 30));
   const [row] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
   if (!row) throw new Error('no audit row');
   return row as unknown as Record<string, unknown>;
@@ -126,7 +128,7 @@ describe('audit log of tool calls', () => {
     const broken = Object.create(h.store, {
       auditLog: {
         value: {
-          append: async () => {
+          record: async () => {
             throw new Error('disk full');
           },
         },
@@ -137,6 +139,7 @@ describe('audit log of tool calls', () => {
       const result = await call(c, 'list_environments');
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain('"default"');
+      await new Promise((resolve) => setTimeout(resolve, 30));
       expect(h.logLines.join('')).toContain('writing the MCP audit row failed');
       expect(h.logLines.join('')).toContain('disk full');
     } finally {

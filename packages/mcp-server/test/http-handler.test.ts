@@ -114,6 +114,8 @@ describe('Streamable HTTP sessions', () => {
       expect(result.structuredContent?.environments).toEqual([
         expect.objectContaining({ name: 'default' }),
       ]);
+      // Rows are written just after the answer goes out.
+      await new Promise((resolve) => setTimeout(resolve, 30));
       const [row] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
       expect(row).toMatchObject({
         transport: 'http',

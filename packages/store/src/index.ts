@@ -68,6 +68,7 @@ export type {
   AgentInput,
   AgentPatch,
   AgentFilter,
+  AgentSummary,
 } from './repositories/agents.js';
 export { runDurationMs } from './repositories/runs.js';
 export type {

@@ -255,6 +255,23 @@ describe.each(STORE_KINDS)('catalog repositories on %s', (kind: StoreKind) => {
       (await store.agents.list({ environmentName: 'development' })).map((a) => a.name),
     ).toEqual(['coder', 'helper']);
     expect(await store.agents.count({ environmentId: env.id })).toBe(2);
+    const page = await store.agents.listSummaries({ environmentName: 'development', limit: 1 });
+    expect(page.total).toBe(2);
+    expect(page.items).toEqual([
+      expect.objectContaining({ name: 'coder', environmentName: 'development', maxSteps: 10 }),
+    ]);
+    expect(
+      (await store.agents.listSummaries({ environmentId: env.id, limit: 1, offset: 1 })).items,
+    ).toEqual([expect.objectContaining({ name: 'helper' })]);
+    // Past the end: no rows, the total still right.
+    expect(await store.agents.listSummaries({ environmentId: env.id, offset: 5 })).toEqual({
+      items: [],
+      total: 2,
+    });
+    expect(await store.agents.listSummaries({ environmentName: 'nowhere' })).toEqual({
+      items: [],
+      total: 0,
+    });
     expect(await store.agents.getByName(env.id, 'helper')).toMatchObject({ id: helper.id });
 
     // Deleting the sub-agent removes the binding, not the parent.

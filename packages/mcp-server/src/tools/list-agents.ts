@@ -1,7 +1,6 @@
 import { idArg, pageArgs } from '../arguments.js';
 import { requireEnvironment } from '../lookups.js';
-import { defineTool } from '../tool-kit.js';
-import { agentSummary } from '../views.js';
+import { defineTool, iso } from '../tool-kit.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -25,15 +24,19 @@ export const listAgentsTool = defineTool({
     const filter = args.environment_id !== undefined ? { environmentId: args.environment_id } : {};
     const limit = args.limit ?? DEFAULT_LIMIT;
     const offset = args.offset ?? 0;
-    const [agents, total, environments] = await Promise.all([
-      store.agents.list({ ...filter, limit, offset }),
-      store.agents.count(filter),
-      store.environments.list(),
-    ]);
-    const byId = new Map(environments.map((e) => [e.id, e]));
+    const { items, total } = await store.agents.listSummaries({ ...filter, limit, offset });
     return {
       data: {
-        agents: agents.map((a) => agentSummary(a, byId)),
+        agents: items.map((a) => ({
+          id: a.id,
+          name: a.name,
+          environment_id: a.environmentId,
+          environment: a.environmentName,
+          description: a.description,
+          model: a.model ?? null,
+          max_steps: a.maxSteps ?? null,
+          updated_at: iso(a.updatedAt),
+        })),
         total,
         limit,
         offset,

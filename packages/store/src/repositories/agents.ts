@@ -24,6 +24,18 @@ export interface AgentInput {
 
 export type AgentPatch = Partial<AgentInput>;
 
+/** An agent as lists show it. */
+export interface AgentSummary {
+  id: number;
+  name: string;
+  environmentId: number;
+  environmentName: string;
+  description: string;
+  model: string | null;
+  maxSteps: number | null;
+  updatedAt: Date;
+}
+
 export interface AgentFilter extends Page {
   environmentId?: number;
   environmentName?: string;
@@ -31,19 +43,38 @@ export interface AgentFilter extends Page {
   scheduleEnabled?: boolean;
 }
 
-function whereOf(filter: Omit<AgentFilter, keyof Page>): SQL | undefined {
+const FILTER_KEYS = ['environmentId', 'environmentName', 'name', 'scheduleEnabled'] as const;
+type FilterKey = (typeof FILTER_KEYS)[number];
+
+/** The filter fields that are set, in a fixed order (they name the prepared statement). */
+function filterKeys(filter: Omit<AgentFilter, keyof Page>): FilterKey[] {
+  return FILTER_KEYS.filter((key) => filter[key] !== undefined);
+}
+
+/** The WHERE clause for the set filter fields, each compared with the slot of its name. */
+function whereSlots(keys: readonly FilterKey[]): SQL | undefined {
   const where: SQL[] = [];
-  if (filter.environmentId !== undefined)
-    where.push(eq(agents.environmentId, filter.environmentId));
-  if (filter.name !== undefined) where.push(eq(agents.name, filter.name));
-  if (filter.scheduleEnabled !== undefined)
-    where.push(eq(agents.scheduleEnabled, filter.scheduleEnabled));
-  if (filter.environmentName !== undefined) {
-    where.push(
-      sql`"agents"."environment_id" IN (SELECT e."id" FROM "environments" e WHERE e."name" = ${filter.environmentName})`,
-    );
+  for (const key of keys) {
+    if (key === 'environmentId') where.push(eq(agents.environmentId, slot('environmentId')));
+    if (key === 'name') where.push(eq(agents.name, slot('name')));
+    if (key === 'scheduleEnabled') where.push(eq(agents.scheduleEnabled, slot('scheduleEnabled')));
+    if (key === 'environmentName') {
+      where.push(
+        sql`"agents"."environment_id" IN (SELECT e."id" FROM "environments" e WHERE e."name" = ${slot('environmentName')})`,
+      );
+    }
   }
   return and(...where);
+}
+
+/** Driver values of the filter's slots. */
+function slotValues(filter: Omit<AgentFilter, keyof Page>): Record<string, unknown> {
+  return {
+    environmentId: filter.environmentId ?? null,
+    environmentName: filter.environmentName ?? null,
+    name: filter.name ?? null,
+    scheduleEnabled: filter.scheduleEnabled === undefined ? null : filter.scheduleEnabled ? 1 : 0,
+  };
 }
 
 function fieldsOf(input: AgentPatch): Partial<typeof agents.$inferInsert> {
@@ -156,21 +187,63 @@ export class AgentsRepository {
   /** Agents matching the filter, by environment then name. */
   async list(filter: AgentFilter = {}): Promise<Agent[]> {
     const { limit, offset } = resolvePage(filter, 1000);
+    const keys = filterKeys(filter);
     return this.#ctx.read('list agents', (db) =>
-      db
-        .select()
-        .from(agents)
-        .where(whereOf(filter))
-        .orderBy(asc(agents.environmentId), asc(agents.name))
-        .limit(limit)
-        .offset(offset),
+      prepared(db, `agents.list:${keys.join(',')}`, (d) =>
+        d
+          .select()
+          .from(agents)
+          .where(whereSlots(keys))
+          .orderBy(asc(agents.environmentId), asc(agents.name))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .prepare(),
+      ).all({ ...slotValues(filter), limit, offset }),
     );
+  }
+
+  /**
+   * A page of agents as lists show them (no front matter or schedule variables), each with
+   * its environment's name, and how many match in all: one statement instead of three.
+   */
+  async listSummaries(filter: AgentFilter = {}): Promise<{ items: AgentSummary[]; total: number }> {
+    const { limit, offset } = resolvePage(filter, 1000);
+    const keys = filterKeys(filter);
+    const rows = await this.#ctx.read('list agents', (db) =>
+      prepared(db, `agents.listSummaries:${keys.join(',')}`, (d) =>
+        d
+          .select({
+            id: agents.id,
+            name: agents.name,
+            environmentId: agents.environmentId,
+            environmentName: environments.name,
+            description: agents.description,
+            model: agents.model,
+            maxSteps: agents.maxSteps,
+            updatedAt: agents.updatedAt,
+            total: sql<number>`count(*) OVER ()`.mapWith(Number),
+          })
+          .from(agents)
+          .innerJoin(environments, eq(environments.id, agents.environmentId))
+          .where(whereSlots(keys))
+          .orderBy(asc(agents.environmentId), asc(agents.name))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .prepare(),
+      ).all({ ...slotValues(filter), limit, offset }),
+    );
+    // A page past the end has no row to carry the total.
+    const total = rows[0]?.total ?? (offset > 0 ? await this.count(filter) : 0);
+    return { items: rows.map(({ total: _total, ...item }) => item), total };
   }
 
   /** How many agents match the filter (paging is ignored). */
   async count(filter: Omit<AgentFilter, keyof Page> = {}): Promise<number> {
+    const keys = filterKeys(filter);
     return this.#ctx.read('count agents', async (db) => {
-      const [row] = await db.select({ n: count() }).from(agents).where(whereOf(filter));
+      const row = await prepared(db, `agents.count:${keys.join(',')}`, (d) =>
+        d.select({ n: count() }).from(agents).where(whereSlots(keys)).prepare(),
+      ).get(slotValues(filter));
       return row?.n ?? 0;
     });
   }

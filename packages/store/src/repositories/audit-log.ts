@@ -3,6 +3,7 @@ import type { AuditLogEntry, AuditOutcome } from '../rows.js';
 import { auditLog } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { resolvePage, type Page } from '../paging.js';
+import { prepared, slot } from '../prepared.js';
 
 /** One audited action, e.g. an MCP tool call. */
 export interface AuditLogInput {
@@ -59,6 +60,39 @@ export class AuditLogRepository {
         .returning();
       return row as AuditLogEntry;
     });
+  }
+
+  /** Appends an entry without reading it back: the cheap form for a hot path (every MCP call). */
+  async record(input: AuditLogInput): Promise<void> {
+    const at = input.at ?? this.#ctx.now();
+    await this.#ctx.write('append audit entry', (db) =>
+      prepared(db, 'auditLog.record', (d) =>
+        d
+          .insert(auditLog)
+          .values({
+            at: slot('at'),
+            actor: slot('actor'),
+            source: slot('source'),
+            transport: slot('transport'),
+            action: slot('action'),
+            arguments: slot('arguments'),
+            outcome: slot('outcome'),
+            durationMs: slot('durationMs'),
+            details: slot('details'),
+          })
+          .prepare(),
+      ).run({
+        at: at.getTime(),
+        actor: input.actor ?? null,
+        source: input.source,
+        transport: input.transport ?? null,
+        action: input.action,
+        arguments: input.arguments === undefined ? null : JSON.stringify(input.arguments),
+        outcome: input.outcome,
+        durationMs: input.durationMs ?? null,
+        details: input.details === undefined ? null : JSON.stringify(input.details),
+      }),
+    );
   }
 
   /** Entries matching the filter, newest first. */

@@ -3,6 +3,7 @@ import type { Environment } from '../rows.js';
 import { environments } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound } from '../store-error.js';
+import { prepared } from '../prepared.js';
 
 export interface EnvironmentInput {
   name: string;
@@ -84,7 +85,9 @@ export class EnvironmentsRepository {
   /** All environments, by name. */
   async list(): Promise<Environment[]> {
     return this.#ctx.read('list environments', (db) =>
-      db.select().from(environments).orderBy(asc(environments.name)),
+      prepared(db, 'environments.list', (d) =>
+        d.select().from(environments).orderBy(asc(environments.name)).prepare(),
+      ).all(),
     );
   }
 

@@ -405,7 +405,11 @@ function createRun(db: LibSQLDatabase) {
 }
 
 function getRun(db: LibSQLDatabase) {
-  return db.select().from(runs).where(eq(runs.id, slot('id'))).prepare();
+  return db
+    .select()
+    .from(runs)
+    .where(eq(runs.id, slot('id')))
+    .prepare();
 }
 
 const claimFields = {
@@ -451,7 +455,10 @@ function renewLease(db: LibSQLDatabase) {
 
 /** Ends a run: sets `columns` (each from the slot of its name) plus completedAt and the lease. */
 function finishRun(db: LibSQLDatabase, columns: readonly string[], byWorker: boolean) {
-  const set: Record<string, SQL | null> = { completedAt: slot('completedAt'), leaseExpiresAt: null };
+  const set: Record<string, SQL | null> = {
+    completedAt: slot('completedAt'),
+    leaseExpiresAt: null,
+  };
   for (const column of columns) set[column] = slot(column);
   const where = [eq(runs.id, slot('id')), inArray(runs.status, ACTIVE)];
   if (byWorker) where.push(eq(runs.workerId, slot('workerId')));
