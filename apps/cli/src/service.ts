@@ -1,59 +1,59 @@
 // The long-running service pieces shared by `junction serve` and `junction stdio`: the
-// runtime (runner, pool, telemetry), the run queue's workers, and a clean, bounded stop.
-import type { RunQueue } from '@junction/agent-core';
-import type { Agent } from '@junction/store';
+// runtime (runner, pool, telemetry), the workers of the run queue, the alert notifier, and a
+// clean, bounded stop.
+import type { RunQueue, WorkerPool } from '@junction/agent-core';
+import type { Notifier } from '@junction/webhooks';
 import type { CliContext } from './context.js';
 import type { Runtime } from './runtime.js';
 
 export interface Service {
   runtime: Runtime;
+  workers: WorkerPool;
   queue: RunQueue;
+  notifier: Notifier;
   /** Recovers runs of dead workers and starts the workers. */
   start(): Promise<void>;
-  /** Throws the model's configuration error (missing key, unknown provider) before a run is queued. */
-  checkAgent(agent: Agent): void;
-  /** Stops the workers (in-flight runs get `drainMs`, then go back to the queue) and the runtime. */
+  /** Stops the workers (in-flight runs get `drainMs`, then go back to the queue), sends what is pending, closes the runtime. */
   stop(drainMs?: number): Promise<{ requeued: number }>;
 }
 
-/** Builds the runtime and a queue of `workers.concurrency` workers (started by `start()`). */
+/** Builds the runtime, the notifier and `workers.concurrency` workers (started by `start()`). */
 export async function createService(
   ctx: CliContext,
-  options: { logStream?: NodeJS.WritableStream; debug?: boolean } = {},
+  options: { logStream?: NodeJS.WritableStream; debug?: boolean; version: string },
 ): Promise<Service> {
   const core = await import('@junction/agent-core');
+  const webhooks = await import('@junction/webhooks');
   const { createRuntime } = await import('./runtime.js');
+  const { config } = ctx;
   const runtime = await createRuntime(ctx, {
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.debug ? { level: 'debug' as const } : {}),
+    version: options.version,
   });
-  const queue = new core.RunQueue({
+  const notifier = webhooks.createNotifier({
     store: runtime.store,
-    runner: runtime.runner,
     logger: runtime.logger,
-    concurrency: ctx.config.workers.concurrency,
+    ...(config.notifications.webhook_url ? { url: config.notifications.webhook_url } : {}),
+    events: config.notifications.webhook_events,
+    version: options.version,
   });
-  let started = false;
+  const workers = core.createWorkerPool({
+    runtime,
+    concurrency: config.workers.concurrency,
+    onFinished: (run) => notifier.runFinished(run),
+  });
   let stopped: Promise<{ requeued: number }> | undefined;
   return {
     runtime,
-    queue,
-    async start(): Promise<void> {
-      const recovered = await queue.start();
-      started = true;
-      runtime.logger.info('workers started', {
-        worker_id: queue.workerId,
-        concurrency: ctx.config.workers.concurrency,
-        recovered: recovered.failed.length,
-      });
-    },
-    checkAgent(agent: Agent): void {
-      core.resolveModel(agent.model ?? undefined, runtime.runnerSettings, process.env);
-    },
+    workers,
+    queue: workers.queue,
+    notifier,
+    start: () => workers.start(),
     stop(drainMs = 10_000): Promise<{ requeued: number }> {
       stopped ??= (async () => {
-        const result = started ? await queue.stop({ drainMs }) : { requeued: 0 };
-        runtime.logger.info('workers stopped', { requeued: result.requeued });
+        const result = await workers.stop(drainMs);
+        await notifier.close();
         await runtime.close();
         return result;
       })();

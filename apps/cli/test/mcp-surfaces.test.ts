@@ -1,6 +1,6 @@
 // `junction stdio` and `junction serve` as real processes, driven by the official MCP SDK client.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
 import { runCli, runCliAsync, tempConfigHome } from './run-cli.js';
+import { startServe } from './serve-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../bin/run.js');
@@ -184,44 +185,10 @@ describe('junction stdio', () => {
   }, 120_000);
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-function startServe(port: number): {
-  child: ChildProcess;
-  ready: Promise<string>;
-  exit: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, [bin, 'serve', '--mcp-port', String(port)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 30_000);
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('serving MCP')) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    child.on('exit', () => reject(new Error(`serve exited: ${out} ${err}`)));
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, ready, exit };
-}
-
 describe('junction serve', () => {
   it('serves MCP over HTTP on 127.0.0.1, answers the reachability GET, and stops cleanly on SIGTERM', async () => {
-    const port = await freePort();
-    const serve = startServe(port);
+    const serve = await startServe(env);
+    const port = serve.ports.mcp;
     try {
       await serve.ready;
       const reach = await fetch(`http://127.0.0.1:${port}/mcp`);
@@ -244,19 +211,36 @@ describe('junction serve', () => {
     expect(await serve.exit).toBe(0);
   }, 120_000);
 
-  it('names the port and the flag when the port is in use, and exits non-zero', async () => {
+  it('names the port and the flag when a port is in use, exits non-zero, and leaves nothing bound', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
     const { port } = blocker.address() as net.AddressInfo;
     try {
-      const r = await runCliAsync(['serve', '--mcp-port', String(port)], env);
-      expect(r.status).toBe(5);
-      expect(r.stderr).toContain(`Port ${port}`);
-      expect(r.stderr).toContain('--mcp-port');
+      for (const [flag, what] of [
+        ['--mcp-port', 'MCP over HTTP'],
+        ['--api-port', 'REST API'],
+        ['--webhook-port', 'webhook routes'],
+      ] as const) {
+        const serve = await startServe(env, {
+          [flag === '--mcp-port' ? 'mcp' : flag === '--api-port' ? 'api' : 'webhook']: port,
+        });
+        expect(await serve.exit).toBe(5);
+        expect(serve.stderr()).toContain(`Port ${port} (${what}) is already in use`);
+        expect(serve.stderr()).toContain(flag);
+        // The ports bound before the failure were released again.
+        for (const other of Object.values(serve.ports).filter((p) => p !== port)) {
+          const probe = net.createServer();
+          await new Promise<void>((resolve, reject) => {
+            probe.once('error', reject);
+            probe.listen(other, '127.0.0.1', () => resolve());
+          });
+          await new Promise<void>((r) => probe.close(() => r()));
+        }
+      }
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 function runInspector(
@@ -298,8 +282,8 @@ describe('a third-party client (MCP Inspector CLI)', () => {
     expect(agents.status).toBe(0);
     expect(JSON.stringify(JSON.parse(agents.stdout).structuredContent)).toContain('"assistant"');
 
-    const port = await freePort();
-    const serve = startServe(port);
+    const serve = await startServe(env);
+    const port = serve.ports.mcp;
     try {
       await serve.ready;
       const overHttp = await runInspector([

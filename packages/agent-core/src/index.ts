@@ -51,3 +51,15 @@ export { isFinal, newWorkerId, RECOVERY_REASON, RunQueue } from './run-queue.js'
 export type { EnqueueInput, RecoveryReport, RunExecutor, RunQueueOptions } from './run-queue.js';
 export { agentView, createAgent, requireAgent, updateAgent } from './agent-admin.js';
 export type { AgentDraft, AgentView, CreateAgentInput, UpdateAgentInput } from './agent-admin.js';
+export {
+  apiKeysOf,
+  createServiceRuntime,
+  createWorkerPool,
+  modelSettingsOf,
+} from './service-runtime.js';
+export type {
+  ServiceRuntime,
+  ServiceRuntimeOptions,
+  WorkerPool,
+  WorkerPoolOptions,
+} from './service-runtime.js';

@@ -22,6 +22,10 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { variable: 'JUNCTION_AI_BASE_URL', key: 'ai_base_url', kind: 'string' },
   { variable: 'JUNCTION_AI_API_KEY', key: 'ai_api_key', kind: 'string' },
   { variable: 'JUNCTION_HOST', key: 'api.host', kind: 'string' },
+  { variable: 'JUNCTION_API_PORT', key: 'api.port', kind: 'integer' },
+  { variable: 'JUNCTION_MCP_PORT', key: 'mcp.port', kind: 'integer' },
+  { variable: 'JUNCTION_WEBHOOK_PORT', key: 'webhook.port', kind: 'integer' },
+  { variable: 'JUNCTION_WORKERS', key: 'workers.concurrency', kind: 'integer' },
   { variable: 'JUNCTION_WEBHOOK_ENABLED', key: 'webhook.enabled', kind: 'boolean' },
   { variable: 'JUNCTION_WEBHOOK_API_KEY', key: 'webhook.api_key', kind: 'string' },
   {

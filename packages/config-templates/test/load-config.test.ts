@@ -270,6 +270,10 @@ describe('loadConfig environment overrides', () => {
     ],
     ['JUNCTION_AI_API_KEY', 'sk-env', (c) => c.ai_api_key, 'sk-env'],
     ['JUNCTION_HOST', '0.0.0.0', (c) => c.api.host, '0.0.0.0'],
+    ['JUNCTION_API_PORT', '9585', (c) => c.api.port, 9585],
+    ['JUNCTION_MCP_PORT', '9586', (c) => c.mcp.port, 9586],
+    ['JUNCTION_WEBHOOK_PORT', '9587', (c) => c.webhook.port, 9587],
+    ['JUNCTION_WORKERS', '8', (c) => c.workers.concurrency, 8],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'http://otel:4318', (c) => c.otel_endpoint, 'http://otel:4318'],
     [
       'OTEL_EXPORTER_OTLP_HEADERS',

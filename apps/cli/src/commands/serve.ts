@@ -1,21 +1,27 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../base-command.js';
 
+const port = (what: string, key: string) =>
+  Flags.integer({
+    description: `port of ${what} (default: ${key} in config.yaml)`,
+    min: 1,
+    max: 65535,
+  });
+
 export default class Serve extends JunctionCommand {
   static override description =
-    'Run Junction as a service until SIGINT/SIGTERM: MCP over HTTP (POST/GET /mcp, default 127.0.0.1:8586) and the workers that execute queued runs.';
+    'Run Junction as a service until SIGINT/SIGTERM, on embedded defaults: the REST API with /health and /metrics (8585), MCP over HTTP at /mcp (8586), the webhook routes /execute and /runs/<id> (8587), the workers that execute queued runs, and alert notifications. Binds api.host (127.0.0.1).';
 
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --mcp-port 9586 --debug',
+    'JUNCTION_WEBHOOK_ENABLED=true <%= config.bin %> serve',
   ];
 
   static override flags = {
-    'mcp-port': Flags.integer({
-      description: 'port of MCP over HTTP (default: mcp.port in config.yaml, 8586)',
-      min: 1,
-      max: 65535,
-    }),
+    'api-port': port('the REST API, /health and /metrics', 'api.port'),
+    'mcp-port': port('MCP over HTTP', 'mcp.port'),
+    'webhook-port': port('the webhook routes', 'webhook.port'),
     debug: Flags.boolean({ description: 'log at debug level', default: false }),
     'drain-seconds': Flags.integer({
       description: 'on SIGTERM, how long in-flight runs may finish before they are re-queued',
@@ -30,47 +36,129 @@ export default class Serve extends JunctionCommand {
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
     const { listen } = await import('../listen.js');
+    const core = await import('@junction/agent-core');
     const mcp = await import('@junction/mcp-server');
+    const rest = await import('@junction/rest-api');
+    const webhooks = await import('@junction/webhooks');
     const ctx = await createContext();
-    const host = ctx.config.api.host;
-    const port = flags['mcp-port'] ?? ctx.config.mcp.port;
-    const service = await createService(ctx, { logStream: process.stderr, debug: flags.debug });
-    const { logger } = service.runtime;
+    const { config } = ctx;
+    const version = this.config.version;
+    const host = config.api.host;
+    const ports = {
+      api: flags['api-port'] ?? config.api.port,
+      mcp: flags['mcp-port'] ?? config.mcp.port,
+      webhook: flags['webhook-port'] ?? config.webhook.port,
+    };
+    const startedAt = new Date();
+    const service = await createService(ctx, {
+      logStream: process.stderr,
+      debug: flags.debug,
+      version,
+    });
+    const { runtime, workers } = service;
+    const { store, logger } = runtime;
+    const servers: Array<Awaited<ReturnType<typeof listen>>> = [];
+    let mcpHandler: ReturnType<typeof mcp.createMcpHttpHandler> | undefined;
     try {
-      const handler = mcp.createMcpHttpHandler({
-        port,
+      const checkAgent = (agent: Parameters<typeof runtime.checkAgent>[0]): void =>
+        runtime.checkAgent(agent);
+      const restApp = rest.createRestApp({
+        store,
+        queue: service.queue,
+        logger,
+        metrics: runtime.metrics,
+        version,
+        startedAt,
+        apiKeys: core.apiKeysOf(config),
+        checkAgent,
+        workersRunning: () => workers.running(),
+        mcpServersActive: () => runtime.pool.activeKeys().length,
+      });
+      mcpHandler = mcp.createMcpHttpHandler({
+        port: ports.mcp,
         deps: {
-          store: service.runtime.store,
+          store,
           workspace: ctx.workspace,
-          pool: service.runtime.pool,
+          pool: runtime.pool,
           queue: service.queue,
           logger,
-          version: this.config.version,
-          checkAgent: (agent) => service.checkAgent(agent),
+          version,
+          checkAgent,
         },
       });
-      // Bound before the workers start: a port in use leaves nothing running.
-      const server = await listen(handler.app, {
-        host,
-        port,
-        what: 'MCP over HTTP',
-        flag: '--mcp-port',
-        configKey: 'mcp.port',
+      const webhookApp = webhooks.createWebhookApp({
+        store,
+        queue: service.queue,
+        logger,
+        enabled: config.webhook.enabled,
+        ...(config.webhook.api_key ? { apiKey: config.webhook.api_key } : {}),
+        maxBodyBytes: config.webhook.max_body_bytes,
+        checkAgent,
       });
+      // Every port is bound before the workers start: a port in use leaves nothing running.
+      servers.push(
+        await listen(restApp, {
+          host,
+          port: ports.api,
+          what: 'REST API',
+          flag: '--api-port',
+          configKey: 'api.port',
+        }),
+        await listen(mcpHandler.app, {
+          host,
+          port: ports.mcp,
+          what: 'MCP over HTTP',
+          flag: '--mcp-port',
+          configKey: 'mcp.port',
+        }),
+        await listen(webhookApp, {
+          host,
+          port: ports.webhook,
+          what: 'webhook routes',
+          flag: '--webhook-port',
+          configKey: 'webhook.port',
+        }),
+      );
       await service.start();
-      this.log(`Junction ${this.config.version} serving MCP on http://${host}:${port}/mcp`);
-      logger.info('serving', { mcp_url: `http://${host}:${port}/mcp` });
+      const base = `http://${host}`;
+      this.log(`Junction ${version} serving:`);
+      this.log(`  REST     ${base}:${ports.api}/api/v1   (/health, /metrics)`);
+      this.log(`  MCP      ${base}:${ports.mcp}/mcp`);
+      this.log(
+        `  webhook  ${base}:${ports.webhook}/execute ${config.webhook.enabled ? '' : '(disabled: webhook.enabled is false)'}`.trimEnd(),
+      );
+      this.log(`serving MCP, REST and webhooks; ${config.workers.concurrency} workers`);
+      logger.info('serving', { host, ...ports, workers: config.workers.concurrency });
       const signal = await new Promise<string>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       });
       logger.info('shutting down', { signal, drain_seconds: flags['drain-seconds'] });
-      await server.stop(async () => handler.close());
-      const { requeued } = await service.stop(flags['drain-seconds'] * 1000);
+      const { requeued } = await this.#stop(servers, mcpHandler, service, flags['drain-seconds']);
       this.log(`Stopped (${signal}); ${requeued} in-flight run(s) re-queued.`);
     } finally {
-      await service.stop();
+      await this.#stop(servers, mcpHandler, service, 0);
       await ctx.close();
     }
+  }
+
+  #stopping: Promise<{ requeued: number }> | undefined;
+
+  /** Stops accepting, ends MCP sessions, drains the workers (bounded), then closes the runtime. */
+  #stop(
+    servers: Array<{ stop(closeSessions?: () => Promise<void>): Promise<void> }>,
+    mcpHandler: { close(): Promise<void> } | undefined,
+    service: { stop(drainMs?: number): Promise<{ requeued: number }> },
+    drainSeconds: number,
+  ): Promise<{ requeued: number }> {
+    this.#stopping ??= (async () => {
+      // MCP sessions hold streams open: they are ended while the listeners stop accepting.
+      await Promise.all([
+        ...servers.map((s) => s.stop()),
+        mcpHandler?.close() ?? Promise.resolve(),
+      ]);
+      return service.stop(drainSeconds * 1000);
+    })();
+    return this.#stopping;
   }
 }

@@ -22,7 +22,11 @@ export default class Stdio extends JunctionCommand {
     const mcp = await import('@junction/mcp-server');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const ctx = await createContext();
-    const service = await createService(ctx, { logStream: process.stderr, debug: flags.debug });
+    const service = await createService(ctx, {
+      logStream: process.stderr,
+      debug: flags.debug,
+      version: this.config.version,
+    });
     try {
       await service.start();
       const server = mcp.createMcpServer({
@@ -33,7 +37,7 @@ export default class Stdio extends JunctionCommand {
         logger: service.runtime.logger,
         version: this.config.version,
         transport: 'stdio',
-        checkAgent: (agent) => service.checkAgent(agent),
+        checkAgent: (agent) => service.runtime.checkAgent(agent),
       });
       const ended = new Promise<string>((resolve) => {
         server.server.onclose = (): void => resolve('the client closed the connection');

@@ -90,7 +90,7 @@ export default class AgentRun extends JunctionCommand {
         );
       }
       // A missing key or an unknown provider is an error before any run exists.
-      core.resolveModel(agent.model ?? undefined, runtime.runnerSettings, process.env);
+      runtime.checkAgent(agent);
       const workerId = core.newWorkerId();
       // Created already claimed by this process, so a `serve` worker sharing the store cannot take it.
       const claimed = await store.runs.create({

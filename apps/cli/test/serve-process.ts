@@ -1,0 +1,75 @@
+// `junction serve` as a child process on free ports, for tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
+
+/** A port nobody listens on right now (127.0.0.1). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  ports: { api: number; mcp: number; webhook: number };
+  /** Resolves with stdout once the service says it is serving. */
+  ready: Promise<string>;
+  exit: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Starts `junction serve` with every port free (or as given) and `env` on top of PATH/HOME. */
+export async function startServe(
+  env: NodeJS.ProcessEnv,
+  given: Partial<ServeProcess['ports']> = {},
+  extraArgs: string[] = [],
+): Promise<ServeProcess> {
+  const ports = {
+    api: given.api ?? (await freePort()),
+    mcp: given.mcp ?? (await freePort()),
+    webhook: given.webhook ?? (await freePort()),
+  };
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      'serve',
+      '--api-port',
+      String(ports.api),
+      '--mcp-port',
+      String(ports.mcp),
+      '--webhook-port',
+      String(ports.webhook),
+      ...extraArgs,
+    ],
+    { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+  );
+  let out = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 30_000);
+    child.stdout!.on('data', () => {
+      if (out.includes('serving MCP')) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited: ${out} ${err}`));
+    });
+  });
+  // A test that never awaits `ready` must not see an unhandled rejection when serve exits.
+  ready.catch(() => undefined);
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, ports, ready, exit, stdout: () => out, stderr: () => err };
+}
