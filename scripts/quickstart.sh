@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Quick start: install, build, and run Junction's main job on embedded defaults.
+# Quick start: install, build, and run Junction as a service on embedded defaults:
+# `junction serve` — REST + /health + /metrics on 127.0.0.1:8585, MCP on :8586/mcp,
+# webhooks on :8587, workers — in the foreground until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -7,5 +9,5 @@ ensure_pnpm
 install_and_build
 echo "==> junction init" >&2
 node apps/cli/bin/run.js init
-echo "==> junction env list" >&2
-node apps/cli/bin/run.js env list
+echo "==> junction serve (Ctrl-C stops it)" >&2
+exec node apps/cli/bin/run.js serve "$@"

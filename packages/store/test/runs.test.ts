@@ -50,6 +50,38 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     expect(await store.runs.get(run.id + 100)).toBeUndefined();
   });
 
+  it('writes concurrent creates together and gives each caller its own run', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        queue(`task ${i}`, {
+          variables: { N: String(i) },
+          ...(i % 3 === 0 ? { claimedBy: { workerId: 'w', leaseMs: 1000 } } : {}),
+        }),
+      ),
+    );
+    runs.forEach((run, i) => {
+      expect(run).toMatchObject({
+        task: `task ${i}`,
+        variables: { N: String(i) },
+        status: i % 3 === 0 ? 'running' : 'queued',
+      });
+    });
+    expect(new Set(runs.map((r) => r.id)).size).toBe(150);
+    expect(await store.runs.count({})).toBe(150);
+    // A keyed create among them still gets its CONFLICT alone.
+    const [, keyedAgain] = await Promise.allSettled([
+      queue('k1', { idempotencyKey: 'same' }),
+      queue('k2', { idempotencyKey: 'same' }),
+      queue('plain'),
+    ]);
+    expect(keyedAgain).toMatchObject({ status: 'rejected', reason: { code: 'CONFLICT' } });
+  });
+
+  it('rejects a create on a closed store instead of hanging', async () => {
+    await store.close();
+    await expect(queue('late')).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+  });
+
   it('claims the oldest queued run, then completes it once', async () => {
     const first = await queue('one');
     clock.advance(10);

@@ -17,7 +17,7 @@ import type { Run, RunSource, RunStatus } from '../rows.js';
 import { runs } from '../schema.js';
 import { insertEvents } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
-import { notFound, StoreError } from '../store-error.js';
+import { notFound, StoreError, toStoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
 import { driverValue, prepared, slot } from '../prepared.js';
 
@@ -121,35 +121,75 @@ export function runDurationMs(run: Pick<Run, 'startedAt' | 'completedAt'>): numb
 /** Agent runs: the queue (queued → running) and the history (completed, error, timeout, cancelled). */
 export class RunsRepository {
   readonly #ctx: StoreContext;
+  /** Creates waiting for the next group insert. */
+  readonly #pending: Array<{
+    input: RunCreateInput;
+    now: Date;
+    resolve: (run: Run) => void;
+    reject: (err: unknown) => void;
+  }> = [];
 
   constructor(ctx: StoreContext) {
     this.#ctx = ctx;
   }
 
-  /** Writes a `queued` run and returns it; CONFLICT if the idempotency key was used before. */
+  /**
+   * Writes a `queued` run and returns it; CONFLICT if the idempotency key was used before.
+   * Runs created while the write queue is busy go in together, one INSERT of many rows (a
+   * group commit): under load every write costs one statement and one commit, not one each.
+   */
   async create(input: RunCreateInput): Promise<Run> {
+    if (input.idempotencyKey != null) return this.#createKeyed(input);
+    return new Promise<Run>((resolve, reject) => {
+      this.#pending.push({ input, now: this.#ctx.now(), resolve, reject });
+      if (this.#pending.length === 1) this.#scheduleInsert();
+    });
+  }
+
+  #scheduleInsert(): void {
+    void this.#ctx
+      .write('queue runs', (db) => this.#insertPending(db))
+      .catch((err: unknown) => {
+        // The write never ran (the store is closed): everyone still waiting hears why.
+        for (const item of this.#pending.splice(0)) item.reject(err);
+      });
+  }
+
+  async #insertPending(db: LibSQLDatabase): Promise<void> {
+    const batch = this.#pending.splice(0, MAX_CREATE_BATCH);
+    if (this.#pending.length > 0) this.#scheduleInsert();
+    if (batch.length === 0) return;
+    try {
+      const values: Record<string, unknown> = {};
+      batch.forEach(({ input, now }, i) => Object.assign(values, createValues(input, now, i)));
+      const rows = await prepared(db, `runs.createMany:${batch.length}`, (d) =>
+        createRuns(d, batch.length),
+      ).all(values);
+      // Ids are given in VALUES order, so sorted ids pair up with the batch.
+      rows.sort((a, b) => a.id - b.id);
+      if (rows.length !== batch.length) {
+        throw new StoreError(
+          'STORE_QUERY_FAILED',
+          `Inserted ${rows.length} runs for ${batch.length} requests.`,
+        );
+      }
+      batch.forEach((item, i) => item.resolve(rows[i] as Run));
+    } catch (err) {
+      for (const item of batch) {
+        item.reject(
+          toStoreError(err, `queue a run of agent ${JSON.stringify(item.input.agentName)}`),
+        );
+      }
+    }
+  }
+
+  /** A create with an idempotency key: alone, so a repeated key is a CONFLICT for its caller. */
+  async #createKeyed(input: RunCreateInput): Promise<Run> {
     const now = this.#ctx.now();
     return this.#ctx.write(
       `queue a run of agent ${JSON.stringify(input.agentName)}`,
       async (db) => {
-        const claimed = input.claimedBy;
-        const [row] = await prepared(db, 'runs.create', createRun).all({
-          agentId: input.agentId ?? null,
-          agentName: input.agentName,
-          environmentId: input.environmentId ?? null,
-          status: claimed ? 'running' : 'queued',
-          workerId: claimed?.workerId ?? null,
-          startedAt: claimed ? now.getTime() : null,
-          leaseExpiresAt: claimed ? now.getTime() + claimed.leaseMs : null,
-          task: input.task,
-          variables: JSON.stringify(input.variables ?? {}),
-          source: input.source,
-          parentRunId: input.parentRunId ?? null,
-          model: input.model ?? null,
-          traceId: input.traceId ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          queuedAt: now.getTime(),
-        });
+        const [row] = await prepared(db, 'runs.create', createRun).all(createValues(input, now));
         if (row) return row;
         const [existing] = await db
           .select({ id: runs.id })
@@ -379,27 +419,72 @@ export function progressFields(progress: RunProgress): Partial<typeof runs.$infe
 // ---- the hot statements, prepared once per database (see prepared.ts) ----
 // Slots take driver values: epoch ms for dates, JSON text for `variables`.
 
+/** Most runs one group insert writes. */
+const MAX_CREATE_BATCH = 64;
+
+const CREATE_COLUMNS = [
+  'agentId',
+  'agentName',
+  'environmentId',
+  'status',
+  'workerId',
+  'startedAt',
+  'leaseExpiresAt',
+  'task',
+  'variables',
+  'source',
+  'parentRunId',
+  'model',
+  'traceId',
+  'idempotencyKey',
+  'queuedAt',
+] as const;
+
+/** The slots of row `i` of a create (suffixed `_i` in a group insert). */
+function createRow(suffix: string): Record<(typeof CREATE_COLUMNS)[number], SQL> {
+  return Object.fromEntries(
+    CREATE_COLUMNS.map((column) => [column, slot(`${column}${suffix}`)]),
+  ) as Record<(typeof CREATE_COLUMNS)[number], SQL>;
+}
+
+/** Driver values of a create, for row `index` of a group insert (or the single insert). */
+function createValues(input: RunCreateInput, now: Date, index?: number): Record<string, unknown> {
+  const claimed = input.claimedBy;
+  const row: Record<(typeof CREATE_COLUMNS)[number], unknown> = {
+    agentId: input.agentId ?? null,
+    agentName: input.agentName,
+    environmentId: input.environmentId ?? null,
+    status: claimed ? 'running' : 'queued',
+    workerId: claimed?.workerId ?? null,
+    startedAt: claimed ? now.getTime() : null,
+    leaseExpiresAt: claimed ? now.getTime() + claimed.leaseMs : null,
+    task: input.task,
+    variables: JSON.stringify(input.variables ?? {}),
+    source: input.source,
+    parentRunId: input.parentRunId ?? null,
+    model: input.model ?? null,
+    traceId: input.traceId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    queuedAt: now.getTime(),
+  };
+  if (index === undefined) return row;
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [`${k}_${index}`, v]));
+}
+
 function createRun(db: LibSQLDatabase) {
   return db
     .insert(runs)
-    .values({
-      agentId: slot('agentId'),
-      agentName: slot('agentName'),
-      environmentId: slot('environmentId'),
-      status: slot('status'),
-      workerId: slot('workerId'),
-      startedAt: slot('startedAt'),
-      leaseExpiresAt: slot('leaseExpiresAt'),
-      task: slot('task'),
-      variables: slot('variables'),
-      source: slot('source'),
-      parentRunId: slot('parentRunId'),
-      model: slot('model'),
-      traceId: slot('traceId'),
-      idempotencyKey: slot('idempotencyKey'),
-      queuedAt: slot('queuedAt'),
-    })
+    .values(createRow(''))
     .onConflictDoNothing({ target: runs.idempotencyKey })
+    .returning()
+    .prepare();
+}
+
+/** One INSERT of `count` runs (no idempotency keys: nothing can conflict). */
+function createRuns(db: LibSQLDatabase, count: number) {
+  return db
+    .insert(runs)
+    .values(Array.from({ length: count }, (_, i) => createRow(`_${i}`)))
     .returning()
     .prepare();
 }
