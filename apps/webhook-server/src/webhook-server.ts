@@ -1,0 +1,121 @@
+// The webhook-server app: POST /execute (when webhook.enabled) and GET /runs/:run_id on
+// webhook.port, plus GET /health for probes. It runs no workers: a run it accepts is written
+// `queued` to the shared store, and an api-server's workers (or `junction serve`) execute it.
+import express from 'express';
+import { RunQueue, type RunExecutor } from '@junction/agent-core';
+import { loadConfig, resolvePaths } from '@junction/config-templates';
+import { openStore } from '@junction/store';
+import { createLogger } from '@junction/telemetry';
+import { createWebhookApp } from '@junction/webhooks';
+import { appVersion, drainSecondsOf, logFormatOf } from './app-settings.js';
+import { createHealthRoute } from './health-route.js';
+import { listen } from './listen.js';
+
+/** Service name in every log record. */
+export const SERVICE_NAME = 'junction-webhook-server';
+
+export interface StartOptions {
+  /** Where JSON log lines go. Default process.stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface WebhookServer {
+  /** The address the server is bound to (JUNCTION_HOST). */
+  host: string;
+  ports: { webhook: number };
+  version: string;
+  /** Stops accepting, lets in-flight requests finish (at most JUNCTION_DRAIN_SECONDS), closes the store. Idempotent. */
+  stop(): Promise<void>;
+}
+
+// The queue is only used to enqueue; it is never started, so nothing here executes a run.
+const noWorkers: RunExecutor = {
+  execute: () => Promise.reject(new Error('the webhook-server executes no runs')),
+};
+
+/** Builds everything from `env` (and config.yaml when present) and binds webhook.port. */
+export async function startWebhookServer(
+  env: NodeJS.ProcessEnv = process.env,
+  options: StartOptions = {},
+): Promise<WebhookServer> {
+  const drainMs = drainSecondsOf(env) * 1000;
+  const paths = resolvePaths(env);
+  const config = loadConfig({ paths, env });
+  const version = appVersion();
+  const startedAt = new Date();
+  const host = config.api.host;
+  const apiKey = config.webhook.api_key;
+  const logger = createLogger({
+    level: config.log_level,
+    format: logFormatOf(env, config),
+    stream: options.logStream ?? process.stdout,
+    env,
+    secrets: apiKey ? [apiKey] : [],
+    base: { service: SERVICE_NAME },
+  });
+  const undo: Array<() => Promise<unknown>> = [() => logger.close()];
+  try {
+    const store = await openStore({ url: config.database_url });
+    undo.unshift(() => store.close());
+    const queue = new RunQueue({ store, runner: noWorkers, logger });
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    // Before the webhook routes: probes need no key, and /health is not a webhook route.
+    app.get(
+      '/health',
+      createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
+    );
+    app.use(
+      createWebhookApp({
+        store,
+        queue,
+        logger,
+        enabled: config.webhook.enabled,
+        ...(apiKey ? { apiKey } : {}),
+        maxBodyBytes: config.webhook.max_body_bytes,
+      }),
+    );
+    const http = await listen(app, {
+      host,
+      port: config.webhook.port,
+      what: 'webhook routes',
+      variable: 'JUNCTION_WEBHOOK_PORT',
+    });
+    const ports = { webhook: http.port };
+    logger.info('serving', {
+      host,
+      webhook_port: ports.webhook,
+      execute: config.webhook.enabled ? 'enabled' : 'disabled (JUNCTION_WEBHOOK_ENABLED)',
+      authentication: apiKey ? 'bearer key' : 'none',
+      version,
+    });
+    if (!config.webhook.enabled) {
+      logger.warn('POST /execute is disabled: set JUNCTION_WEBHOOK_ENABLED=true to accept runs');
+    }
+
+    let stopping: Promise<void> | undefined;
+    return {
+      host,
+      ports,
+      version,
+      stop(): Promise<void> {
+        stopping ??= (async () => {
+          logger.info('shutting down', { drain_seconds: drainMs / 1000 });
+          await http.stop(drainMs);
+          await store.close();
+          logger.info('stopped');
+          await logger.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    logger.error('start-up failed', {
+      code: (err as { code?: unknown }).code,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    for (const step of undo) await step().catch(() => undefined);
+    throw err;
+  }
+}
