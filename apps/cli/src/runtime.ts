@@ -10,7 +10,12 @@ export type Runtime = ServiceRuntime;
 /** Builds the runner and its collaborators; `close()` flushes traces and stops every tool server. */
 export async function createRuntime(
   ctx: CliContext,
-  options: { logStream?: NodeJS.WritableStream; level?: LogLevel; version?: string } = {},
+  options: {
+    logStream?: NodeJS.WritableStream;
+    level?: LogLevel;
+    version?: string;
+    startedAt?: Date;
+  } = {},
 ): Promise<Runtime> {
   const core = await import('@junction/agent-core');
   const store = await ctx.store();
@@ -22,5 +27,6 @@ export async function createRuntime(
     store,
     logger,
     ...(options.version ? { version: options.version } : {}),
+    ...(options.startedAt ? { startedAt: options.startedAt } : {}),
   });
 }

@@ -20,7 +20,12 @@ export interface Service {
 /** Builds the runtime, the notifier and `workers.concurrency` workers (started by `start()`). */
 export async function createService(
   ctx: CliContext,
-  options: { logStream?: NodeJS.WritableStream; debug?: boolean; version: string },
+  options: {
+    logStream?: NodeJS.WritableStream;
+    debug?: boolean;
+    version: string;
+    startedAt?: Date;
+  },
 ): Promise<Service> {
   const core = await import('@junction/agent-core');
   const webhooks = await import('@junction/webhooks');
@@ -30,6 +35,7 @@ export async function createService(
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.debug ? { level: 'debug' as const } : {}),
     version: options.version,
+    ...(options.startedAt ? { startedAt: options.startedAt } : {}),
   });
   const notifier = webhooks.createNotifier({
     store: runtime.store,

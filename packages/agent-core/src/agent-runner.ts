@@ -199,6 +199,16 @@ export class AgentRunner {
         });
         return finished;
       }
+      if (finished.status === 'queued') {
+        // Interrupted by a graceful stop and put back: not an outcome (it will end elsewhere).
+        logger.info('run re-queued', {
+          agent_id: run.agentId,
+          agent_name: run.agentName,
+          run_id: run.id,
+          run_status: finished.status,
+        });
+        return finished;
+      }
       const ok = finished.status === 'completed';
       const durationMs = Date.now() - started;
       this.#deps.metrics?.recordRun({

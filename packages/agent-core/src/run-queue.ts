@@ -145,26 +145,30 @@ export class RunQueue {
    */
   async recover(): Promise<RecoveryReport> {
     const { store, logger } = this.#o;
-    const failed: number[] = [];
+    const failed: Run[] = [];
     const host = os.hostname();
     for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
       const [runHost, pid] = (run.workerId ?? '').split(':');
       if (runHost === host && pid && !processAlive(Number(pid)) && !this.#inFlight.has(run.id)) {
         try {
-          await store.runs.markFailed(run.id, {
-            error: RECOVERY_REASON,
-            workerId: run.workerId ?? undefined,
-          });
-          failed.push(run.id);
+          failed.push(
+            await store.runs.markFailed(run.id, {
+              error: RECOVERY_REASON,
+              workerId: run.workerId ?? undefined,
+            }),
+          );
         } catch {
           // Someone else finished or recovered it first.
         }
       }
     }
-    for (const run of await store.runs.failExpired(RECOVERY_REASON)) failed.push(run.id);
-    for (const id of failed)
-      logger.warn('run recovered from a dead worker', { run_id: id, status: 'error' });
-    return { failed };
+    failed.push(...(await store.runs.failExpired(RECOVERY_REASON)));
+    for (const run of failed) {
+      logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
+      // Its failure is news like any other (the notifier sends agent.failed).
+      await this.#finished(run);
+    }
+    return { failed: failed.map((run) => run.id) };
   }
 
   /** Runs being executed by this process now. */
@@ -323,12 +327,13 @@ export class RunQueue {
       } catch (err) {
         const message = redactSecrets((err as Error).message);
         logger.error('run execution crashed', { run_id: run.id, error: message });
-        await store.runs
+        const failed = await store.runs
           .markFailed(run.id, {
             error: `internal error: ${message}`,
             workerId: this.workerId,
           })
           .catch(() => undefined);
+        if (failed) await this.#finished(failed);
       } finally {
         this.#inFlight.delete(run.id);
       }

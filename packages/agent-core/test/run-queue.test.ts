@@ -232,9 +232,18 @@ describe('RunQueue', () => {
     w.child.kill('SIGKILL');
     await new Promise((r) => w.child.once('exit', r));
 
-    queue = new RunQueue({ store: shared, runner: h.runner, logger: h.logger, pollMs: 20 });
+    const told: Run[] = [];
+    queue = new RunQueue({
+      store: shared,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 20,
+      onFinished: (r) => void told.push(r),
+    });
     const report = await queue.start();
     expect(report.failed).toEqual([run.id]);
+    // The owner hears of it like any other failure (the notifier sends agent.failed).
+    expect(told).toEqual([expect.objectContaining({ id: run.id, status: 'error' })]);
     expect(await shared.runs.get(run.id)).toMatchObject({
       status: 'error',
       error: RECOVERY_REASON,
@@ -259,6 +268,11 @@ describe('RunQueue', () => {
     queue = undefined;
     expect(result.requeued).toBe(1);
     expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
+    // Put back, not failed: no failure logged or counted.
+    const log = h.logLines.join('');
+    expect(log).toContain('run re-queued');
+    expect(log).not.toContain('run failed');
+    expect(await h.metrics.renderPrometheus()).not.toMatch(/agent_runs_failed\{/);
   });
 
   it('on a graceful stop mid sub-agent, re-queues the parent and cancels the child (never runs it twice)', async () => {

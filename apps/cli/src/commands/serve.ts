@@ -54,6 +54,7 @@ export default class Serve extends JunctionCommand {
       logStream: process.stderr,
       debug: flags.debug,
       version,
+      startedAt,
     });
     const { runtime, workers } = service;
     const { store, logger } = runtime;
