@@ -154,7 +154,10 @@ describe('RunQueue', () => {
     await h.sync();
     queue = oneWorkerQueue();
     await queue.start();
-    h.fake.script([{ delayMs: 300, text: 'done' }, { delayMs: 3_000, text: 'slow' }]);
+    h.fake.script([
+      { delayMs: 300, text: 'done' },
+      { delayMs: 3_000, text: 'slow' },
+    ]);
     const agent = await h.get('echoer');
     const run = await queue.enqueue({ agent, task: 'a', source: 'mcp' });
     expect(await queue.waitFor(run.id, { timeoutMs: 10_000 })).toMatchObject({
@@ -167,7 +170,9 @@ describe('RunQueue', () => {
     const pending = await queue.waitFor(slow.id, { timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(pending.status).toBe('running');
-    await expect(queue.waitFor(424_242, { timeoutMs: 100 })).rejects.toThrow(/No run has id 424242/);
+    await expect(queue.waitFor(424_242, { timeoutMs: 100 })).rejects.toThrow(
+      /No run has id 424242/,
+    );
   });
 
   it('waitFor sees a run finished by another process through the store', async () => {
