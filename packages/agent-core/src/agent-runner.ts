@@ -75,7 +75,9 @@ export class RunInterrupted extends Error {
 /** Abort reason of a run whose lease this worker no longer holds. */
 export class LeaseLost extends Error {
   constructor(runId: number, workerId: string) {
-    super(`worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`);
+    super(
+      `worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`,
+    );
     this.name = 'LeaseLost';
   }
 }

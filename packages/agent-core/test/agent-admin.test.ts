@@ -91,7 +91,10 @@ describe('updateAgent', () => {
       'model: openai/gpt-test\nmetadata:\n  description: Old\nschedule:\n  cron: "0 * * * *"\n  enabled: false\ncustom_key: kept',
     );
     await h.sync();
-    const agent = (await h.store.agents.getByName((await h.get('keeper')).environmentId, 'keeper'))!;
+    const agent = (await h.store.agents.getByName(
+      (await h.get('keeper')).environmentId,
+      'keeper',
+    ))!;
     const updated = await updateAgent({
       store: h.store,
       workspace: h.workspace,
