@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// The two contenders of bench/execute, each in its own process, printing "LISTENING <port>":
+//   node servers.mjs junction <store file>   Junction's webhook app: POST /execute validates,
+//                                            looks the agent up, queues a run in the libSQL file
+//                                            (no workers here: nothing executes the runs)
+//   node servers.mjs bare                    a bare express app answering 202
+import { Writable } from 'node:stream';
+import express from 'express';
+import { RunQueue } from '@junction/agent-core';
+import { openStore } from '@junction/store';
+import { createLogger } from '@junction/telemetry';
+import { createWebhookApp } from '@junction/webhooks';
+
+const [kind, file] = process.argv.slice(2);
+let app;
+if (kind === 'junction') {
+  const store = await openStore({ url: file });
+  const env = await store.environments.ensure('default');
+  if (!(await store.agents.getByName(env.id, 'bench'))) {
+    await store.agents.create(env.id, { name: 'bench', description: 'bench agent' });
+  }
+  // As a deployed webhook server logs: info level, JSON lines (to a file here, not the terminal).
+  const logger = createLogger({
+    level: 'info',
+    format: 'json',
+    stream: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    file: `${file}.log`,
+    env: {},
+  });
+  const queue = new RunQueue({ store, logger, runner: { execute: async (run) => run } });
+  app = createWebhookApp({ store, queue, logger, enabled: true, apiKey: 'bench-key' });
+} else {
+  app = express();
+  app.use(express.json());
+  app.post('/execute', (req, res) => {
+    res.status(202).json({
+      run_id: 1,
+      agent_id: 1,
+      agent_name: req.body.agent_name,
+      status: 'running',
+      message: 'accepted',
+    });
+  });
+}
+const server = app.listen(0, '127.0.0.1', () => console.log(`LISTENING ${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
