@@ -1,6 +1,7 @@
 // Creating and changing agents from a surface (CLI, MCP, REST): the prompt file is the
 // source of truth, so every change is written to the file and registered in the store, and
 // everything is checked before the file is touched, so a refusal leaves nothing behind.
+import { rm } from 'node:fs/promises';
 import {
   assertValidName,
   parsePrompt,
@@ -124,7 +125,13 @@ export async function createAgent(input: CreateAgentInput): Promise<Agent> {
   }
   // Refuses an existing file (one not yet synced) rather than overwriting it.
   await writePromptFile(file, fileInput);
-  return registerAgent(store, env.id, def);
+  try {
+    return await registerAgent(store, env.id, def);
+  } catch (err) {
+    // Not registered: take the file back, so the caller can simply try again.
+    await rm(file, { force: true }).catch(() => undefined);
+    throw err;
+  }
 }
 
 export interface UpdateAgentInput {

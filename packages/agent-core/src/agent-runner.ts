@@ -74,11 +74,13 @@ export class RunInterrupted extends Error {
 
 /** Abort reason of a run whose lease this worker no longer holds. */
 export class LeaseLost extends Error {
+  readonly runId: number;
   constructor(runId: number, workerId: string) {
     super(
       `worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`,
     );
     this.name = 'LeaseLost';
+    this.runId = runId;
   }
 }
 
@@ -106,6 +108,8 @@ export class AgentRunner {
   readonly #redactor: Redactor;
   /** Parsed prompt files, reused while the file's size and mtime are unchanged. */
   readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
+  /** Records of runs whose end this runner wrote (not one someone else had already written). */
+  readonly #endedHere = new WeakSet<Run>();
   /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
   readonly #wiring = new Map<number, { key: string; wiring: Promise<ToolWiring> }>();
 
@@ -137,6 +141,14 @@ export class AgentRunner {
     this.#wiring.set(agent.id, { key, wiring });
     wiring.catch(() => this.#wiring.delete(agent.id));
     return wiring;
+  }
+
+  /**
+   * True when `run` (a record execute returned) was ended by this runner; false when someone
+   * else had ended or taken it (its lease was lost, recovery failed it): they report that end.
+   */
+  endedHere(run: Run): boolean {
+    return this.#endedHere.has(run);
   }
 
   /** Runs a claimed (`running`) run to its end and returns the finished record. */
@@ -190,7 +202,8 @@ export class AgentRunner {
           span.spanContext().traceId,
         ),
       );
-      if (lost.signal.aborted && (finished.status === 'running' || finished.status === 'queued')) {
+      if (lost.signal.aborted && !this.#endedHere.has(finished)) {
+        // Whoever took the run over (or recovery, which failed it) reports its end, not us.
         logger.warn('run stopped: its lease was lost', {
           agent_id: run.agentId,
           agent_name: run.agentName,
@@ -435,7 +448,12 @@ export class AgentRunner {
       // A sub-agent run is never re-queued on its own: its parent is, and will start a new one.
       const interrupted =
         depth === 0 && status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
-      if (status === 'cancelled' && cancel?.reason instanceof LeaseLost) {
+      // Only this run's own lease: a parent's lost lease cancels its child like any cancel.
+      if (
+        status === 'cancelled' &&
+        cancel?.reason instanceof LeaseLost &&
+        cancel.reason.runId === run.id
+      ) {
         // Another worker (or recovery) holds the run now: write nothing more on it.
         return (await store.runs.get(run.id)) ?? run;
       }
@@ -479,7 +497,9 @@ export class AgentRunner {
   /** Writes the end of a run; if another party already ended it, returns what is stored. */
   async #finish(run: Run, _options: ExecuteOptions, write: () => Promise<Run>): Promise<Run> {
     try {
-      return await write();
+      const ended = await write();
+      this.#endedHere.add(ended);
+      return ended;
     } catch (err) {
       // Only "someone else already ended it" is expected; anything else must surface.
       if (!isStoreError(err, 'CONFLICT')) throw err;

@@ -9,6 +9,8 @@ import { AgentCoreError } from './errors.js';
 /** What the queue needs of a runner. */
 export interface RunExecutor {
   execute(run: Run, options: ExecuteOptions): Promise<Run>;
+  /** False when the returned end was written by someone else (who reports it). Default true. */
+  endedHere?(run: Run): boolean;
 }
 
 export interface EnqueueInput {
@@ -108,6 +110,13 @@ export class RunQueue {
       idle?.wake();
       throw err;
     }
+    if (idle && !this.#running) {
+      // Stopped while the run was being written: it goes back to the queue for whoever
+      // runs next, instead of starting after the drain has begun.
+      idle.wake();
+      await this.#o.store.runs.requeue(run.id, this.workerId);
+      return (await this.#o.store.runs.get(run.id)) ?? run;
+    }
     if (idle) idle.wake(run);
     else {
       this.#backlog = true;
@@ -165,8 +174,9 @@ export class RunQueue {
     failed.push(...(await store.runs.failExpired(RECOVERY_REASON)));
     for (const run of failed) {
       logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
-      // Its failure is news like any other (the notifier sends agent.failed).
-      await this.#finished(run);
+      // Its failure is news like any other (the notifier sends agent.failed); a sub-agent
+      // run's is its parent's, which is recovered too.
+      if (run.parentRunId === null) await this.#finished(run);
     }
     return { failed: failed.map((run) => run.id) };
   }
@@ -321,7 +331,7 @@ export class RunQueue {
           signal: controller.signal,
           ...(this.#o.timeoutMs !== undefined ? { timeoutMs: this.#o.timeoutMs } : {}),
         });
-        if (isFinal(finished)) {
+        if (isFinal(finished) && (runner.endedHere?.(finished) ?? true)) {
           await this.#finished(finished);
         }
       } catch (err) {

@@ -82,6 +82,32 @@ describe('createAgent', () => {
     );
     expect(badName.message).toMatch(/name/i);
   });
+  it('takes the file back when registering fails, so a retry can succeed', async () => {
+    const agents = h.store.agents;
+    const failing = Object.create(h.store, {
+      agents: {
+        value: new Proxy(agents, {
+          get(target, property) {
+            if (property === 'upsert') return () => Promise.reject(new Error('database is locked'));
+            const value = Reflect.get(target, property, target) as unknown;
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        }),
+      },
+    }) as typeof h.store;
+    const draft = { name: 'retry', description: 'Try again' };
+    await expect(
+      createAgent({ store: failing, workspace: h.workspace, environment: 'default', draft }),
+    ).rejects.toThrow('database is locked');
+    expect(existsSync(h.workspace.agentFile('default', 'retry'))).toBe(false);
+    const agent = await createAgent({
+      store: h.store,
+      workspace: h.workspace,
+      environment: 'default',
+      draft,
+    });
+    expect(agent.name).toBe('retry');
+  });
 });
 
 describe('updateAgent', () => {

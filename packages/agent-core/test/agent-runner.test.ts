@@ -304,6 +304,24 @@ describe('AgentRunner', () => {
     expect(h.logLines.join('')).toContain('run stopped: its lease was lost');
   });
 
+  it('stops a run that recovery failed meanwhile and leaves its end to recovery', async () => {
+    await h.close();
+    h = await createHarness({ leaseMs: 1_000 });
+    h.agent('stalled', 'model: openai/gpt-test');
+    await h.sync();
+    h.fake.script([{ delayMs: 8_000, text: 'too late' }]);
+    const run = await start('stalled', 'x');
+    const done = h.runner.execute(run, { workerId: 'test-worker' });
+    await new Promise((r) => setTimeout(r, 200));
+    // What recovery does when a lease ran out: the run ends `error`.
+    const failed = await h.store.runs.failExpired('recovered', new Date(Date.now() + 60_000));
+    expect(failed.map((r) => r.id)).toEqual([run.id]);
+    const finished = await done;
+    expect(finished).toMatchObject({ id: run.id, status: 'error', error: 'recovered' });
+    expect(h.runner.endedHere(finished)).toBe(false);
+    expect(h.logLines.join('')).not.toContain('"msg":"run failed"');
+  });
+
   it('never writes the API key into run records, events or logs', async () => {
     h.agent('leaky', 'model: openai/gpt-test\ntools: [echo]');
     await h.sync();

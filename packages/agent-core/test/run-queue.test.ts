@@ -258,6 +258,24 @@ describe('RunQueue', () => {
     await shared.close();
   });
 
+  it('a run enqueued while the queue stops is left queued, not started after the drain', async () => {
+    h = await createHarness();
+    h.agent('late', 'model: openai/gpt-test');
+    await h.sync();
+    queue = oneWorkerQueue();
+    await queue.start();
+    const agent = await h.get('late');
+    // Enqueue takes the idle worker, then stop begins before the run is written.
+    const pending = queue.enqueue({ agent, task: 'late', source: 'api' });
+    const stopped = queue.stop({ drainMs: 5_000 });
+    const run = await pending;
+    await stopped;
+    queue = undefined;
+    expect(run.status).toBe('queued');
+    expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
+    expect(h.fake.requests).toHaveLength(0);
+  });
+
   it('graceful stop finishes short runs and re-queues runs that outlast the drain', async () => {
     h = await createHarness();
     h.agent('sleepy', 'model: openai/gpt-test');

@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP: one session (transport + McpServer) per initialize, kept until
 // the client deletes it or the handler closes. This builds an express app; it never listens.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -28,6 +28,12 @@ export interface McpHttpOptions {
   port: number;
   /** Largest request body; default 1 MiB → 413 with a JSON-RPC error body. */
   maxBodyBytes?: number;
+  /**
+   * Bearer keys (config `api.keys`): when any is set, every MCP request but the reachability
+   * GET needs `Authorization: Bearer <key>` (or `X-API-Key`); 401 otherwise. Compared in
+   * constant time.
+   */
+  apiKeys?: readonly string[];
 }
 
 export interface McpHttpHandler {
@@ -43,6 +49,11 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   closed: boolean;
+}
+
+/** SHA-256 of a key: equal-length values for a constant-time comparison. */
+function digestOf(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
 }
 
 /** Answers with a JSON-RPC error object and an HTTP status. */
@@ -141,6 +152,38 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
     next();
   });
+
+  // Keys next: the Host check is no access control (a client picks its Host header).
+  const keys = (options.apiKeys ?? []).filter((key) => key !== '').map(digestOf);
+  if (keys.length > 0) {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const reachability = req.method === 'GET' && sessionIdOf(req) === undefined;
+      if (reachability && !String(req.headers.accept ?? '').includes('text/event-stream')) {
+        next();
+        return;
+      }
+      const header = req.headers.authorization;
+      const bearer = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+      const given = bearer ?? (req.headers['x-api-key'] as string | undefined);
+      if (given === undefined || given === '') {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp"');
+        rpcError(
+          res,
+          401,
+          SERVER_ERROR,
+          'Unauthorized: send "Authorization: Bearer <key>" with a key from api.keys.',
+        );
+        return;
+      }
+      const digest = digestOf(given);
+      if (!keys.some((key) => timingSafeEqual(key, digest))) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp", error="invalid_token"');
+        rpcError(res, 401, SERVER_ERROR, 'Unauthorized: the key is not one of api.keys.');
+        return;
+      }
+      next();
+    });
+  }
 
   const requireJson = (req: Request, res: Response, next: NextFunction): void => {
     if (!req.is('application/json')) {

@@ -271,6 +271,27 @@ describe('call_agent refusals', () => {
     }
   });
 
+  it('answers with the queued run (not "try again") when following it fails', async () => {
+    const broken = {
+      ...h.queue,
+      enqueue: h.queue.enqueue.bind(h.queue),
+      waitFor: () => Promise.reject(new Error('database is locked')),
+    } as unknown as typeof h.queue;
+    const { client: c, close } = await connectInMemory({ ...h.deps, queue: broken });
+    try {
+      h.fake.script([{ text: 'fine' }]);
+      const answer = await call(c, 'call_agent', { agent_name: 'chat', task: 'follow me' });
+      expect(answer.isError).toBeFalsy();
+      const runId = (answer.structuredContent as { run_id: number }).run_id;
+      expect(runId).toEqual(expect.any(Number));
+      expect(textOf(answer)).toContain('inspect_run');
+      expect(textOf(answer)).not.toMatch(/try again/i);
+      await settle(runId);
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses agent_id and agent_name that disagree', async () => {
     const calc = await h.get('calc');
     const result = await call(client, 'call_agent', {

@@ -305,3 +305,61 @@ describe('bad requests', () => {
     expect(missing.json()).toMatchObject({ error: 'not_found' });
   });
 });
+
+describe('API keys on MCP over HTTP', () => {
+  const KEY = 'mcp-key-7f3a9c1e55';
+  let keyed: McpHttpHandler;
+  let keyedServer: http.Server;
+  let keyedPort: number;
+
+  beforeAll(async () => {
+    keyedServer = http.createServer();
+    await new Promise<void>((resolve) => keyedServer.listen(0, '127.0.0.1', resolve));
+    keyedPort = (keyedServer.address() as AddressInfo).port;
+    const { transport: _stdio, ...deps } = h.deps;
+    keyed = createMcpHttpHandler({ deps, port: keyedPort, apiKeys: [KEY] });
+    keyedServer.on('request', keyed.app);
+  });
+  afterAll(async () => {
+    await keyed?.close();
+    keyedServer?.closeAllConnections();
+    await new Promise((resolve) => keyedServer?.close(resolve));
+  });
+
+  const post = (headers: Record<string, string>): Promise<Response> =>
+    fetch(`http://127.0.0.1:${keyedPort}/mcp`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, ...headers },
+      body: initializeBody(),
+    });
+
+  it('refuses a request without a key or with a wrong one (401, JSON-RPC body), even with a loopback Host', async () => {
+    const before = keyed.sessions();
+    const missing = await post({});
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(JSON.stringify(await missing.json())).toContain('Authorization: Bearer');
+    const wrong = await post({ authorization: 'Bearer not-the-key' });
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(await wrong.json())).not.toContain(KEY);
+    expect(keyed.sessions()).toBe(before);
+  });
+
+  it('serves an SDK client that sends the key, and keeps the reachability GET open', async () => {
+    const reach = await fetch(`http://127.0.0.1:${keyedPort}/mcp`);
+    expect(reach.status).toBe(200);
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`http://127.0.0.1:${keyedPort}/mcp`),
+      { requestInit: { headers: { authorization: `Bearer ${KEY}` } } },
+    );
+    const client = new Client({ name: 'keyed-client', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools).toHaveLength(11);
+    } finally {
+      await client.close();
+    }
+    const viaHeader = await post({ 'x-api-key': KEY });
+    expect(viaHeader.status).toBe(200);
+  });
+});

@@ -77,6 +77,18 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     expect(keyedAgain).toMatchObject({ status: 'rejected', reason: { code: 'CONFLICT' } });
   });
 
+  it('fails only the create whose row is bad when creates go in together', async () => {
+    const results = await Promise.allSettled([
+      queue('good 1'),
+      queue('bad', { agentId: 987_654 }),
+      queue('good 2'),
+    ]);
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { task: 'good 1' } });
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'INVALID_REFERENCE' } });
+    expect(results[2]).toMatchObject({ status: 'fulfilled', value: { task: 'good 2' } });
+    expect(await store.runs.count({})).toBe(2);
+  });
+
   it('rejects a create on a closed store instead of hanging', async () => {
     await store.close();
     await expect(queue('late')).rejects.toMatchObject({ code: 'STORE_CLOSED' });

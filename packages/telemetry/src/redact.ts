@@ -129,7 +129,25 @@ const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@\s]*)@/i;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 const BEARER = /\b(Bearer)\s+(?=[A-Za-z0-9._~+/=-]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/g;
 
-/** `url` with its password (or a lone user name, often a token) and secret-looking query parameters replaced by [REDACTED]. */
+/** A path segment that looks like a credential: long, letters and digits mixed (chat webhook URLs carry their secret so). */
+const PATH_TOKEN = /^(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{20,}$/;
+
+/** Replaces token-like path segments (`…/services/T0/B0/<secret>`) by [REDACTED]. */
+function redactPathTokens(url: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  if (!scheme) return url;
+  const start = scheme[0].length;
+  const endMatch = /[?#]/.exec(url.slice(start));
+  const end = endMatch ? start + endMatch.index : url.length;
+  const path = url
+    .slice(start, end)
+    .split('/')
+    .map((segment) => (PATH_TOKEN.test(segment) ? REDACTED : segment))
+    .join('/');
+  return `${url.slice(0, start)}${path}${url.slice(end)}`;
+}
+
+/** `url` with its password (or a lone user name, often a token), token-like path segments and secret-looking query parameters replaced by [REDACTED]. */
 export function redactUrl(url: string): string {
   let result = url.replace(URL_USERINFO, (_match, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
@@ -137,6 +155,7 @@ export function redactUrl(url: string): string {
     // A lone user name is usually harmless (`git@`, `postgres@`) unless it is long enough to be a token.
     return userinfo.length >= 16 ? `${scheme}${REDACTED}@` : `${scheme}${userinfo}@`;
   });
+  result = redactPathTokens(result);
   const queryStart = result.indexOf('?');
   if (queryStart >= 0) {
     const hashStart = result.indexOf('#', queryStart);

@@ -134,6 +134,21 @@ describe('redactText', () => {
 });
 
 describe('redactUrl', () => {
+  it('redacts token-like path segments such as chat webhook secrets, keeping ordinary paths', () => {
+    expect(
+      redactUrl('https://hooks.slack.com/services/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'),
+    ).toBe('https://hooks.slack.com/services/T0ABC1234/B0ABC5678/[REDACTED]');
+    expect(
+      redactUrl(
+        'https://discord.com/api/webhooks/123456789012345678/Abc_def-123456789XYZabcdef?wait=true',
+      ),
+    ).toBe('https://discord.com/api/webhooks/123456789012345678/[REDACTED]?wait=true');
+    expect(redactUrl('http://127.0.0.1:4318/v1/traces')).toBe('http://127.0.0.1:4318/v1/traces');
+    expect(redactUrl('https://example.com/alerts/incoming-webhook-endpoint')).toBe(
+      'https://example.com/alerts/incoming-webhook-endpoint',
+    );
+  });
+
   it('hides the password and keeps the user', () => {
     expect(redactUrl('https://user:pa55word@example.com/path')).toBe(
       `https://user:${REDACTED}@example.com/path`,

@@ -155,6 +155,24 @@ export function toHttpFailure(err: unknown): HttpFailure {
       };
     }
   }
+  // Anything else the HTTP stack rejects as the client's fault (a malformed %-escape in the
+  // path, …) carries a 4xx status: it is a bad request, never a 500.
+  const status =
+    (known as { status?: unknown; statusCode?: unknown } | null)?.status ??
+    (known as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return {
+      status: 400,
+      headers: {},
+      body: {
+        error: {
+          code: 'INVALID_REQUEST',
+          message:
+            'The request could not be read (malformed URL or headers). Check the path and try again.',
+        },
+      },
+    };
+  }
   return {
     status: 500,
     headers: {},

@@ -85,6 +85,12 @@ describe('GET /runs/:run_id', () => {
       expect(body.error.code).toBe('INVALID_REQUEST');
       expect(body.error.message).toMatch(/^run_id must be a whole number/);
     }
+    // A malformed %-escape is the client's mistake too: 400 JSON, never a 500.
+    const malformed = await fetch(`${app.url}/runs/%E0%A4%A`);
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe(
+      'INVALID_REQUEST',
+    );
   });
 
   it('answers 405 with Allow for other methods', async () => {

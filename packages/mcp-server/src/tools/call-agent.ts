@@ -120,7 +120,22 @@ export const callAgentTool = defineTool({
     }
     const timeoutMs =
       args.timeout !== undefined ? Math.round(args.timeout * 1000) : ctx.deps.defaultWaitMs;
-    const current = await waitWithProgress(run, timeoutMs, ctx);
+    let current: Run;
+    try {
+      current = await waitWithProgress(run, timeoutMs, ctx);
+    } catch (err) {
+      // The run is queued and will go on: never invite a retry that would queue it twice.
+      ctx.logger.warn('call_agent could not follow its run', {
+        run_id: run.id,
+        error: ctx.redactText(err instanceof Error ? err.message : String(err)),
+      });
+      return {
+        data: {
+          ...runOutcome(run),
+          message: `Run ${run.id} was queued, but following it failed. It keeps going: call inspect_run with run_id "${run.id}" to follow it.`,
+        },
+      };
+    }
     const outcome = runOutcome(current);
     if (isActive(current)) {
       const seconds = Math.round(timeoutMs / 1000);

@@ -175,10 +175,21 @@ export class RunsRepository {
       }
       batch.forEach((item, i) => item.resolve(rows[i] as Run));
     } catch (err) {
+      if (batch.length === 1) {
+        for (const item of batch) item.reject(toStoreError(err, createOperation(item.input)));
+        return;
+      }
+      // One bad row (say, an agent deleted meanwhile) must not fail the others: each alone.
       for (const item of batch) {
-        item.reject(
-          toStoreError(err, `queue a run of agent ${JSON.stringify(item.input.agentName)}`),
-        );
+        try {
+          const [row] = await prepared(db, 'runs.create', createRun).all(
+            createValues(item.input, item.now),
+          );
+          if (!row) throw new StoreError('STORE_QUERY_FAILED', 'The run was not inserted.');
+          item.resolve(row);
+        } catch (single) {
+          item.reject(toStoreError(single, createOperation(item.input)));
+        }
       }
     }
   }
@@ -418,6 +429,11 @@ export function progressFields(progress: RunProgress): Partial<typeof runs.$infe
 
 // ---- the hot statements, prepared once per database (see prepared.ts) ----
 // Slots take driver values: epoch ms for dates, JSON text for `variables`.
+
+/** The operation a failed create names. */
+function createOperation(input: RunCreateInput): string {
+  return `queue a run of agent ${JSON.stringify(input.agentName)}`;
+}
 
 /** Most runs one group insert writes. */
 const MAX_CREATE_BATCH = 64;
