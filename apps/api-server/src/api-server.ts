@@ -8,9 +8,15 @@ import { createMcpHttpHandler } from '@junction/mcp-server';
 import { createRestApp } from '@junction/rest-api';
 import { openStore, type Agent } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
+import {
+  envPortHint,
+  listen,
+  logFormatOf,
+  packageVersion,
+  startWithRollback,
+} from '@junction/service-kit';
 import { createNotifier } from '@junction/webhooks';
-import { appSettingsOf, appVersion, logFormatOf } from './app-settings.js';
-import { listen } from './listen.js';
+import { appSettingsOf } from './app-settings.js';
 
 /** Service name on traces and in every log record. */
 export const SERVICE_NAME = 'junction-api-server';
@@ -56,7 +62,7 @@ export async function startApiServer(
   const settings = appSettingsOf(env);
   const paths = resolvePaths(env);
   const config = loadConfig({ paths, env });
-  const version = appVersion();
+  const version = packageVersion(new URL('../package.json', import.meta.url));
   const startedAt = new Date();
   const host = config.api.host;
   const apiKeys = apiKeysOf(config, env);
@@ -72,11 +78,11 @@ export async function startApiServer(
     ],
     base: { service: SERVICE_NAME },
   });
-  // Closed in reverse order of creation when start-up fails half-way.
-  const undo: Array<() => Promise<unknown>> = [() => logger.close()];
-  try {
+  return startWithRollback(logger, async (onRollback) => {
+    // Registered first so it is closed last, after the failure is logged.
+    onRollback(() => logger.close());
     const store = await openStore({ url: config.database_url });
-    undo.unshift(() => store.close());
+    onRollback(() => store.close());
     const runtime = createServiceRuntime({
       config,
       store,
@@ -86,7 +92,7 @@ export async function startApiServer(
       env,
       startedAt,
     });
-    undo.unshift(() => runtime.close());
+    onRollback(() => runtime.close());
     const notifier = createNotifier({
       store,
       logger,
@@ -94,7 +100,7 @@ export async function startApiServer(
       events: config.notifications.webhook_events,
       version,
     });
-    undo.unshift(() => notifier.close());
+    onRollback(() => notifier.close());
     const workers = createWorkerPool({
       runtime,
       concurrency: config.workers.concurrency,
@@ -130,23 +136,23 @@ export async function startApiServer(
         processEnv: env,
       },
     });
-    undo.unshift(() => mcp.close());
+    onRollback(() => mcp.close());
     // Both ports are bound before the workers start: a port in use leaves nothing running.
     const api = await listen(restApp, {
       host,
       port: config.api.port,
       what: 'REST API',
-      variable: 'JUNCTION_API_PORT',
+      hint: envPortHint('JUNCTION_API_PORT'),
     });
-    undo.unshift(() => api.stop(0));
+    onRollback(() => api.stop(0));
     const mcpHttp = await listen(mcp.app, {
       host,
       port: config.mcp.port,
       what: 'MCP over HTTP',
-      variable: 'JUNCTION_MCP_PORT',
+      hint: envPortHint('JUNCTION_MCP_PORT'),
     });
-    undo.unshift(() => mcpHttp.stop(0));
-    undo.unshift(() => workers.stop(0));
+    onRollback(() => mcpHttp.stop(0));
+    onRollback(() => workers.stop(0));
     await workers.start();
     const ports = { api: api.port, mcp: mcpHttp.port };
     logger.info('serving', {
@@ -182,12 +188,5 @@ export async function startApiServer(
         return stopping;
       },
     };
-  } catch (err) {
-    logger.error('start-up failed', {
-      code: (err as { code?: unknown }).code,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    for (const step of undo) await step().catch(() => undefined);
-    throw err;
-  }
+  });
 }

@@ -2,11 +2,14 @@
 // container entry point is dist/main.js. Every name is exported on purpose.
 export { SERVICE_NAME, startApiServer } from './api-server.js';
 export type { ApiServer, StartOptions } from './api-server.js';
-export { API_SERVER_ERROR_CODES, ApiServerError } from './api-server-error.js';
-export type { ApiServerErrorCode } from './api-server-error.js';
+export { APP_VARIABLES } from './app-settings.js';
+// The start-up errors and JUNCTION_DRAIN_SECONDS come from @junction/service-kit, under the
+// names this package has always exported.
 export {
-  APP_VARIABLES,
+  SERVICE_ERROR_CODES as API_SERVER_ERROR_CODES,
+  ServiceError as ApiServerError,
   DEFAULT_DRAIN_SECONDS,
   MAX_DRAIN_SECONDS,
   drainSecondsOf,
-} from './app-settings.js';
+} from '@junction/service-kit';
+export type { ServiceErrorCode as ApiServerErrorCode } from '@junction/service-kit';

@@ -4,11 +4,15 @@ export { SERVICE_NAME, startWebhookServer } from './webhook-server.js';
 export type { StartOptions, WebhookServer } from './webhook-server.js';
 export { DEFAULT_HEALTH_TIMEOUT_MS, createHealthRoute } from './health-route.js';
 export type { HealthRouteDeps, WebhookHealthBody } from './health-route.js';
-export { WEBHOOK_SERVER_ERROR_CODES, WebhookServerError } from './webhook-server-error.js';
-export type { WebhookServerErrorCode } from './webhook-server-error.js';
+// The start-up errors and the variables read besides those of docs/configuration.md
+// (JUNCTION_DRAIN_SECONDS) come from @junction/service-kit, under the names this package has
+// always exported.
 export {
-  APP_VARIABLES,
+  SERVICE_ERROR_CODES as WEBHOOK_SERVER_ERROR_CODES,
+  ServiceError as WebhookServerError,
+  SERVICE_VARIABLES as APP_VARIABLES,
   DEFAULT_DRAIN_SECONDS,
   MAX_DRAIN_SECONDS,
   drainSecondsOf,
-} from './app-settings.js';
+} from '@junction/service-kit';
+export type { ServiceErrorCode as WebhookServerErrorCode } from '@junction/service-kit';

@@ -6,10 +6,16 @@ import { RunQueue, type RunExecutor } from '@junction/agent-core';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
+import {
+  drainSecondsOf,
+  envPortHint,
+  listen,
+  logFormatOf,
+  packageVersion,
+  startWithRollback,
+} from '@junction/service-kit';
 import { createWebhookApp } from '@junction/webhooks';
-import { appVersion, drainSecondsOf, logFormatOf } from './app-settings.js';
 import { createHealthRoute } from './health-route.js';
-import { listen } from './listen.js';
 
 /** Service name in every log record. */
 export const SERVICE_NAME = 'junction-webhook-server';
@@ -41,7 +47,7 @@ export async function startWebhookServer(
   const drainMs = drainSecondsOf(env) * 1000;
   const paths = resolvePaths(env);
   const config = loadConfig({ paths, env });
-  const version = appVersion();
+  const version = packageVersion(new URL('../package.json', import.meta.url));
   const startedAt = new Date();
   const host = config.api.host;
   const apiKey = config.webhook.api_key;
@@ -53,10 +59,11 @@ export async function startWebhookServer(
     secrets: apiKey ? [apiKey] : [],
     base: { service: SERVICE_NAME },
   });
-  const undo: Array<() => Promise<unknown>> = [() => logger.close()];
-  try {
+  return startWithRollback(logger, async (onRollback) => {
+    // Registered first so it is closed last, after the failure is logged.
+    onRollback(() => logger.close());
     const store = await openStore({ url: config.database_url });
-    undo.unshift(() => store.close());
+    onRollback(() => store.close());
     const queue = new RunQueue({ store, runner: noWorkers, logger });
     const app = express();
     app.disable('x-powered-by');
@@ -80,7 +87,7 @@ export async function startWebhookServer(
       host,
       port: config.webhook.port,
       what: 'webhook routes',
-      variable: 'JUNCTION_WEBHOOK_PORT',
+      hint: envPortHint('JUNCTION_WEBHOOK_PORT'),
     });
     const ports = { webhook: http.port };
     logger.info('serving', {
@@ -110,12 +117,5 @@ export async function startWebhookServer(
         return stopping;
       },
     };
-  } catch (err) {
-    logger.error('start-up failed', {
-      code: (err as { code?: unknown }).code,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    for (const step of undo) await step().catch(() => undefined);
-    throw err;
-  }
+  });
 }

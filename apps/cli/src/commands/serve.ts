@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import type { Listening, PortHint } from '@junction/service-kit';
 import { JunctionCommand } from '../base-command.js';
 
 const port = (what: string, key: string) =>
@@ -7,6 +8,18 @@ const port = (what: string, key: string) =>
     min: 1,
     max: 65535,
   });
+
+/** How long open connections may stay once the listeners stop accepting. */
+const CONNECTION_GRACE_MS = 2_000;
+
+/** A port in use names the flag and the config.yaml key that change it. */
+function portHint(flag: string, configKey: string): PortHint {
+  return {
+    inUse: `pick another port with ${flag} <port> (or ${configKey} in config.yaml)`,
+    otherwise: 'Check api.host in config.yaml.',
+    details: { flag },
+  };
+}
 
 export default class Serve extends JunctionCommand {
   static override description =
@@ -35,7 +48,7 @@ export default class Serve extends JunctionCommand {
     const { flags } = await this.parse(Serve);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { listen } = await import('../listen.js');
+    const { listen } = await import('@junction/service-kit');
     const core = await import('@junction/agent-core');
     const mcp = await import('@junction/mcp-server');
     const rest = await import('@junction/rest-api');
@@ -58,7 +71,7 @@ export default class Serve extends JunctionCommand {
     });
     const { runtime, workers } = service;
     const { store, logger } = runtime;
-    const servers: Array<Awaited<ReturnType<typeof listen>>> = [];
+    const servers: Listening[] = [];
     let mcpHandler: ReturnType<typeof mcp.createMcpHttpHandler> | undefined;
     try {
       const checkAgent = (agent: Parameters<typeof runtime.checkAgent>[0]): void =>
@@ -102,22 +115,19 @@ export default class Serve extends JunctionCommand {
           host,
           port: ports.api,
           what: 'REST API',
-          flag: '--api-port',
-          configKey: 'api.port',
+          hint: portHint('--api-port', 'api.port'),
         }),
         await listen(mcpHandler.app, {
           host,
           port: ports.mcp,
           what: 'MCP over HTTP',
-          flag: '--mcp-port',
-          configKey: 'mcp.port',
+          hint: portHint('--mcp-port', 'mcp.port'),
         }),
         await listen(webhookApp, {
           host,
           port: ports.webhook,
           what: 'webhook routes',
-          flag: '--webhook-port',
-          configKey: 'webhook.port',
+          hint: portHint('--webhook-port', 'webhook.port'),
         }),
       );
       await service.start();
@@ -147,7 +157,7 @@ export default class Serve extends JunctionCommand {
 
   /** Stops accepting, ends MCP sessions, drains the workers (bounded), then closes the runtime. */
   #stop(
-    servers: Array<{ stop(closeSessions?: () => Promise<void>): Promise<void> }>,
+    servers: Listening[],
     mcpHandler: { close(): Promise<void> } | undefined,
     service: { stop(drainMs?: number): Promise<{ requeued: number }> },
     drainSeconds: number,
@@ -155,7 +165,7 @@ export default class Serve extends JunctionCommand {
     this.#stopping ??= (async () => {
       // MCP sessions hold streams open: they are ended while the listeners stop accepting.
       await Promise.all([
-        ...servers.map((s) => s.stop()),
+        ...servers.map((s) => s.stop(CONNECTION_GRACE_MS)),
         mcpHandler?.close() ?? Promise.resolve(),
       ]);
       return service.stop(drainSeconds * 1000);

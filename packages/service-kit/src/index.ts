@@ -1,0 +1,18 @@
+// Public API of @junction/service-kit: what every Junction process that serves needs. Every
+// name is exported on purpose, one by one.
+export { SERVICE_ERROR_CODES, ServiceError } from './service-error.js';
+export type { ServiceErrorCode } from './service-error.js';
+export { envPortHint, listen } from './listen.js';
+export type { ListenTarget, Listening, PortHint } from './listen.js';
+export { runService } from './run-service.js';
+export type { RunServiceOptions, ServiceProcess, Stoppable } from './run-service.js';
+export { startWithRollback } from './start-with-rollback.js';
+export type { OnRollback } from './start-with-rollback.js';
+export {
+  DEFAULT_DRAIN_SECONDS,
+  MAX_DRAIN_SECONDS,
+  SERVICE_VARIABLES,
+  drainSecondsOf,
+  logFormatOf,
+  packageVersion,
+} from './env-settings.js';
