@@ -121,6 +121,7 @@ export async function startApiServer(
     });
     const mcp = createMcpHttpHandler({
       port: config.mcp.port,
+      apiKeys,
       ...mcpAllowed(host, config.mcp.port, {
         hosts: settings.mcpAllowedHosts,
         origins: settings.mcpAllowedOrigins,

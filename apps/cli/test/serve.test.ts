@@ -135,6 +135,28 @@ describe('junction serve (all-in-one)', () => {
       )!;
       expect(assistant).toBeDefined();
       expect((await fetch(`http://127.0.0.1:${mcp}/mcp`)).status).toBe(200);
+      // With api.keys set, MCP over HTTP needs one too (the Host check is no access control).
+      const initialize = (headers: Record<string, string>): Promise<Response> =>
+        fetch(`http://127.0.0.1:${mcp}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 't', version: '1' },
+            },
+          }),
+        });
+      expect((await initialize({})).status).toBe(401);
+      expect((await initialize({ authorization: `Bearer ${REST_KEY}` })).status).toBe(200);
 
       // The webhook: accepted with the key, executed by the workers, alert delivered.
       fake.script([

@@ -88,8 +88,10 @@ export default class Serve extends JunctionCommand {
         workersRunning: () => workers.running(),
         mcpServersActive: () => runtime.pool.activeKeys().length,
       });
+      const apiKeys = core.apiKeysOf(config);
       mcpHandler = mcp.createMcpHttpHandler({
         port: ports.mcp,
+        apiKeys,
         deps: {
           store,
           workspace: ctx.workspace,
@@ -109,7 +111,8 @@ export default class Serve extends JunctionCommand {
         maxBodyBytes: config.webhook.max_body_bytes,
         checkAgent,
       });
-      // Every port is bound before the workers start: a port in use leaves nothing running.
+      // Every port is bound before the workers start: a port in use leaves nothing running
+      // (each listener is kept as soon as it is bound, so a later failure stops it again).
       servers.push(
         await listen(restApp, {
           host,
@@ -117,12 +120,16 @@ export default class Serve extends JunctionCommand {
           what: 'REST API',
           hint: portHint('--api-port', 'api.port'),
         }),
+      );
+      servers.push(
         await listen(mcpHandler.app, {
           host,
           port: ports.mcp,
           what: 'MCP over HTTP',
           hint: portHint('--mcp-port', 'mcp.port'),
         }),
+      );
+      servers.push(
         await listen(webhookApp, {
           host,
           port: ports.webhook,
@@ -130,6 +137,11 @@ export default class Serve extends JunctionCommand {
           hint: portHint('--webhook-port', 'webhook.port'),
         }),
       );
+      if (!isLoopback(host) && apiKeys.length === 0) {
+        const warning = `api.host is ${host}, not a loopback address, and no API key is set: REST and MCP answer anyone who can reach this machine. Set api.keys (or JUNCTION_API_KEY), or bind 127.0.0.1.`;
+        logger.warn(warning, { host });
+        process.stderr.write(`Warning: ${warning}\n`);
+      }
       await service.start();
       const base = `http://${host}`;
       this.log(`Junction ${version} serving:`);
@@ -172,4 +184,9 @@ export default class Serve extends JunctionCommand {
     })();
     return this.#stopping;
   }
+}
+
+/** 127.0.0.0/8, ::1 and localhost. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
