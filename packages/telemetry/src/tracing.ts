@@ -6,6 +6,7 @@ import type { ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
+  AlwaysOffSampler,
   BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
@@ -148,7 +149,11 @@ class ReportingSpanExporter implements SpanExporter {
 /** Creates a tracer provider (not registered globally unless `register`) exporting over OTLP/HTTP in batches, to memory, or nowhere. */
 export function createTracing(options: TracingOptions = {}): Tracing {
   const kind: TraceExporterKind = options.exporter ?? (options.endpoint ? 'otlp' : 'none');
-  const sampler = createSampler(options.sampler, options.samplerArg);
+  // With nowhere to send spans there is nothing to record: spans are non-recording (their
+  // trace ids still exist and nest, so runs and logs keep a trace_id) and cost almost nothing.
+  // The configured sampler is still checked, so a bad setting fails the same with or without export.
+  const configured = createSampler(options.sampler, options.samplerArg);
+  const sampler = kind === 'none' ? new AlwaysOffSampler() : configured;
   const resource = defaultResource().merge(
     resourceFromAttributes({
       ...options.resourceAttributes,

@@ -324,6 +324,19 @@ describe('createTracing', () => {
     expect(tracing.memoryExporter).toBeUndefined();
     const traceId = await withSpan(tracing.tracer, SPAN_AGENT_EXECUTE, {}, () => activeTraceId());
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    // Nothing is recorded (there is nowhere to send it), yet children share their parent's trace.
+    const [outer, inner, recording] = await withSpan(
+      tracing.tracer,
+      SPAN_AGENT_EXECUTE,
+      {},
+      async (span) => [
+        span.spanContext().traceId,
+        await withSpan(tracing.tracer, SPAN_AGENT_EXECUTE, {}, () => activeTraceId()),
+        span.isRecording(),
+      ],
+    );
+    expect(inner).toBe(outer);
+    expect(recording).toBe(false);
   });
 
   it('sets service.name and service.version on the resource', async () => {
