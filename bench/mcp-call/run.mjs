@@ -35,16 +35,17 @@ const cli = path.resolve(here, '../../apps/cli/bin/run.js');
 const bare = path.join(here, 'bare-server.mjs');
 const fixture = createRequire(import.meta.url).resolve('@junction/tooling/fixtures/mcp-server.mjs');
 
-const home = mkdtempSync(path.join(os.tmpdir(), 'junction-mcp-bench-'));
-const env = {
+const root = mkdtempSync(path.join(os.tmpdir(), 'junction-mcp-bench-'));
+/** One Junction instance (workspace + store) per process, as two deployments would have. */
+const instance = (name) => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
-  XDG_CONFIG_HOME: home,
+  XDG_CONFIG_HOME: path.join(root, name),
   OPENAI_API_KEY: 'sk-bench-0000',
-};
+});
 const children = [];
 
-function junction(args) {
+function junction(args, env) {
   const r = spawnSync(process.execPath, [cli, ...args], {
     env,
     encoding: 'utf8',
@@ -83,7 +84,7 @@ async function connect(name, transport) {
   return client;
 }
 
-const stdioTransport = (command, args) =>
+const stdioTransport = (command, args, env = instance('bare')) =>
   new StdioClientTransport({ command, args, env, stderr: 'ignore' });
 
 const percentile = (xs, p) => {
@@ -95,25 +96,35 @@ try {
   process.stderr.write(
     `mcp-call: list_agents with ${AGENTS} agents, ${CALLS} calls per server after ${WARMUP} warm-up\n`,
   );
-  junction(['init']);
-  const envDir = path.join(home, 'junction', 'environments', 'default');
-  rmSync(path.join(envDir, 'filesystem.json'));
-  rmSync(path.join(envDir, 'agents', 'assistant.prompt'));
-  writeFileSync(
-    path.join(envDir, 'tools.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixture] } } }),
-  );
-  for (let i = 0; i < AGENTS; i++) {
+  const httpEnv = instance('http');
+  const stdioEnv = instance('stdio');
+  for (const env of [httpEnv, stdioEnv]) {
+    junction(['init'], env);
+    const envDir = path.join(env.XDG_CONFIG_HOME, 'junction', 'environments', 'default');
+    rmSync(path.join(envDir, 'filesystem.json'));
+    rmSync(path.join(envDir, 'agents', 'assistant.prompt'));
     writeFileSync(
-      path.join(envDir, 'agents', `agent${i}.prompt`),
-      `---\nmodel: openai/gpt-bench\nmetadata:\n  description: Bench agent ${i}\ntools: [add, echo]\n---\n{{role "system"}}\nYou help.\n{{role "user"}}\n{{userInput}}\n`,
+      path.join(envDir, 'tools.json'),
+      JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixture] } } }),
     );
+    for (let i = 0; i < AGENTS; i++) {
+      writeFileSync(
+        path.join(envDir, 'agents', `agent${i}.prompt`),
+        `---\nmodel: openai/gpt-bench\nmetadata:\n  description: Bench agent ${i}\ntools: [add, echo]\n---\n{{role "system"}}\nYou help.\n{{role "user"}}\n{{userInput}}\n`,
+      );
+    }
+    junction(['sync', 'default'], env);
   }
-  junction(['sync', 'default']);
 
   const port = await freePort();
-  const serve = spawn(process.execPath, [cli, 'serve', '--mcp-port', String(port)], {
-    env,
+  const ports = [
+    '--api-port',
+    String(await freePort()),
+    '--webhook-port',
+    String(await freePort()),
+  ];
+  const serve = spawn(process.execPath, [cli, 'serve', '--mcp-port', String(port), ...ports], {
+    env: httpEnv,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   children.push(serve);
@@ -123,11 +134,14 @@ try {
     'j-http',
     new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
   );
-  const jStdio = await connect('j-stdio', stdioTransport(process.execPath, [cli, 'stdio']));
+  const jStdio = await connect(
+    'j-stdio',
+    stdioTransport(process.execPath, [cli, 'stdio'], stdioEnv),
+  );
   const args = { limit: 50 };
   const answer = await jHttp.callTool({ name: 'list_agents', arguments: args });
   if (answer.isError) throw new Error(`list_agents failed: ${JSON.stringify(answer)}`);
-  const payloadFile = path.join(home, 'payload.json');
+  const payloadFile = path.join(root, 'payload.json');
   writeFileSync(
     payloadFile,
     JSON.stringify({ content: answer.content, structuredContent: answer.structuredContent }),
@@ -182,5 +196,5 @@ try {
 } finally {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
-  rmSync(home, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 }
