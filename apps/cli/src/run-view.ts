@@ -1,27 +1,7 @@
-import type { Run, RunEvent } from '@junction/store';
-
-/** A run as the CLI prints it (snake_case, like the other surfaces; `run_id` as in spec §2.2). */
-export interface RunView {
-  run_id: number;
-  agent_id: number | null;
-  agent_name: string;
-  environment_id: number | null;
-  status: string;
-  source: string;
-  parent_run_id: number | null;
-  model: string | null;
-  steps_taken: number;
-  input_tokens: number;
-  output_tokens: number;
-  duration_ms: number | null;
-  task: string;
-  final_response: string | null;
-  error: string | null;
-  trace_id: string | null;
-  queued_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-}
+// Runs print as agent-core's runView (the same shape REST answers); events get a one-line summary.
+import type { RunEvent } from '@junction/store';
+export { runView } from '@junction/agent-core';
+export type { RunView } from '@junction/agent-core';
 
 /** One run event as the CLI prints it; `payload` only when asked for (`--verbose`). */
 export interface RunEventView {
@@ -33,33 +13,6 @@ export interface RunEventView {
   payload?: unknown;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
-
-/** Shapes a run for output. */
-export function runView(run: Run): RunView {
-  return {
-    run_id: run.id,
-    agent_id: run.agentId,
-    agent_name: run.agentName,
-    environment_id: run.environmentId,
-    status: run.status,
-    source: run.source,
-    parent_run_id: run.parentRunId,
-    model: run.model,
-    steps_taken: run.stepsTaken,
-    input_tokens: run.inputTokens,
-    output_tokens: run.outputTokens,
-    duration_ms:
-      run.startedAt && run.completedAt ? run.completedAt.getTime() - run.startedAt.getTime() : null,
-    task: run.task,
-    final_response: run.finalResponse,
-    error: run.error,
-    trace_id: run.traceId,
-    queued_at: run.queuedAt.toISOString(),
-    started_at: iso(run.startedAt),
-    completed_at: iso(run.completedAt),
-  };
-}
 
 /** Shapes an event for output, with its one-line summary. */
 export function runEventView(event: RunEvent, verbose: boolean): RunEventView {

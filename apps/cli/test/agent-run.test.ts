@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
-import { runCli, runCliAsync, tempConfigHome } from './run-cli.js';
+import { runCli, runCliAsync, syncedWorkspace } from './run-cli.js';
 
-const fixtureServer = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../tooling/fixtures/mcp-server.mjs',
-);
 const KEY = 'sk-cli-test-key-987654321';
 
 let fake: FakeOpenAI;
@@ -16,21 +9,12 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({});
-  const home = tempConfigHome();
-  env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: KEY };
-  expect(runCli(['init'], env).status).toBe(0);
-  const ws = path.join(home, 'junction');
-  writeFileSync(path.join(ws, 'config.yaml'), `ai_base_url: ${fake.url}\nai_model: gpt-test\n`);
-  const dir = path.join(ws, 'environments', 'default');
-  writeFileSync(
-    path.join(dir, 'filesystem.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
-  );
-  writeFileSync(
-    path.join(dir, 'agents', 'assistant.prompt'),
-    '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}} in {{city}}\n',
-  );
-  expect(runCli(['sync', 'default'], env).status).toBe(0);
+  env = await syncedWorkspace({
+    modelUrl: fake.url,
+    env: { OPENAI_API_KEY: KEY },
+    prompt:
+      '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}} in {{city}}\n',
+  });
 });
 
 afterAll(async () => {

@@ -1,7 +1,5 @@
 // `junction stdio` and `junction serve` as real processes, driven by the official MCP SDK client.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
-import { runCli, runCliAsync, tempConfigHome } from './run-cli.js';
+import { runAsync, runCliAsync, syncedWorkspace } from './run-cli.js';
 import { startServe } from './serve-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.resolve(here, '../bin/run.js');
-const fixtureServer = path.resolve(here, '../../../tooling/fixtures/mcp-server.mjs');
 // A third-party client: the MCP Inspector's CLI mode (pinned devDependency).
 const inspector = path.resolve(here, '../node_modules/.bin/mcp-inspector');
 const KEY = 'sk-mcp-surface-key-55555';
@@ -38,21 +35,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({});
-  const home = tempConfigHome();
-  env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: KEY };
-  expect(runCli(['init'], env).status).toBe(0);
-  const ws = path.join(home, 'junction');
-  writeFileSync(path.join(ws, 'config.yaml'), `ai_base_url: ${fake.url}\nai_model: gpt-test\n`);
-  const dir = path.join(ws, 'environments', 'default');
-  writeFileSync(
-    path.join(dir, 'filesystem.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
-  );
-  writeFileSync(
-    path.join(dir, 'agents', 'assistant.prompt'),
-    '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}}\n',
-  );
-  expect((await runCliAsync(['sync', 'default'], env)).status).toBe(0);
+  env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
 });
 
 afterAll(async () => {
@@ -243,24 +226,8 @@ describe('junction serve', () => {
   }, 90_000);
 });
 
-function runInspector(
-  args: string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(inspector, ['--cli', ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+function runInspector(args: string[]): ReturnType<typeof runAsync> {
+  return runAsync(inspector, ['--cli', ...args], env);
 }
 
 describe('a third-party client (MCP Inspector CLI)', () => {

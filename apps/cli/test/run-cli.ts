@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,10 +27,14 @@ export function tempConfigHome(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'junction-cli-'));
 }
 
-/** Like runCli, without blocking this process (needed when this process also serves a fake). */
-export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/** Runs `command args` without blocking this process (needed when this process also serves a fake). */
+export function runAsync(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(command, args, {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     });
     let stdout = '';
@@ -44,4 +48,48 @@ export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promis
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/** Like runCli, without blocking this process (needed when this process also serves a fake). */
+export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runAsync(process.execPath, [bin, ...args], env);
+}
+
+const fixtureServer = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../tooling/fixtures/mcp-server.mjs',
+);
+
+/**
+ * A fresh workspace whose default environment has the fixture MCP server (as `calc`) and an
+ * `assistant` agent with `add`, talking to the fake model at `modelUrl`; synced. Returns its env.
+ */
+export async function syncedWorkspace(options: {
+  modelUrl: string;
+  env?: NodeJS.ProcessEnv;
+  config?: string;
+  prompt?: string;
+}): Promise<NodeJS.ProcessEnv> {
+  const home = tempConfigHome();
+  const env = { XDG_CONFIG_HOME: home, ...options.env };
+  const init = await runCliAsync(['init'], env);
+  if (init.status !== 0) throw new Error(`junction init failed: ${init.stderr}`);
+  const ws = path.join(home, 'junction');
+  writeFileSync(
+    path.join(ws, 'config.yaml'),
+    `ai_base_url: ${options.modelUrl}\nai_model: gpt-test\n${options.config ?? ''}`,
+  );
+  const dir = path.join(ws, 'environments', 'default');
+  writeFileSync(
+    path.join(dir, 'filesystem.json'),
+    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
+  );
+  writeFileSync(
+    path.join(dir, 'agents', 'assistant.prompt'),
+    options.prompt ??
+      '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}}\n',
+  );
+  const sync = await runCliAsync(['sync', 'default'], env);
+  if (sync.status !== 0) throw new Error(`junction sync failed: ${sync.stdout} ${sync.stderr}`);
+  return env;
 }

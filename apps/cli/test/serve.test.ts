@@ -1,19 +1,12 @@
 // `junction serve` as the one-command service: REST + /health + /metrics, MCP, the webhook
 // routes, workers and alert notifications in one process, stopped cleanly by SIGTERM.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
-import { runCli, runCliAsync, tempConfigHome } from './run-cli.js';
+import { runCliAsync, syncedWorkspace } from './run-cli.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
-const fixtureServer = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../tooling/fixtures/mcp-server.mjs',
-);
 const MODEL_KEY = 'sk-serve-model-key-31337';
 const REST_KEY = 'rest-key-4242-abcdef';
 const WEBHOOK_KEY = 'webhook-key-9191-xyz';
@@ -40,37 +33,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/alerts`;
-  const home = tempConfigHome();
-  env = {
-    XDG_CONFIG_HOME: home,
-    OPENAI_API_KEY: MODEL_KEY,
-    JUNCTION_API_KEY: REST_KEY,
-    JUNCTION_WEBHOOK_ENABLED: 'true',
-    JUNCTION_WEBHOOK_API_KEY: WEBHOOK_KEY,
-  };
-  expect(runCli(['init'], env).status).toBe(0);
-  const ws = path.join(home, 'junction');
-  writeFileSync(
-    path.join(ws, 'config.yaml'),
-    [
-      `ai_base_url: ${fake.url}`,
-      'ai_model: gpt-test',
-      'notifications:',
-      `  webhook_url: ${sinkUrl}`,
-      '  webhook_events: [agent.completed, agent.failed]',
-      '',
-    ].join('\n'),
-  );
-  const dir = path.join(ws, 'environments', 'default');
-  writeFileSync(
-    path.join(dir, 'filesystem.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
-  );
-  writeFileSync(
-    path.join(dir, 'agents', 'assistant.prompt'),
-    '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}}\n',
-  );
-  expect((await runCliAsync(['sync', 'default'], env)).status).toBe(0);
+  env = await syncedWorkspace({
+    modelUrl: fake.url,
+    env: {
+      OPENAI_API_KEY: MODEL_KEY,
+      JUNCTION_API_KEY: REST_KEY,
+      JUNCTION_WEBHOOK_ENABLED: 'true',
+      JUNCTION_WEBHOOK_API_KEY: WEBHOOK_KEY,
+    },
+    config: `notifications:\n  webhook_url: ${sinkUrl}\n  webhook_events: [agent.completed, agent.failed]\n`,
+  });
 });
 
 afterAll(async () => {

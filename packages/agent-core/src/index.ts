@@ -39,7 +39,7 @@ export {
   resolveModel,
 } from './model-factory.js';
 export type { ModelSettings, ProviderName, ResolvedModel } from './model-factory.js';
-export { classifyProviderError, redactSecrets } from './model-errors.js';
+export { classifyProviderError, redactSecrets, secretRedactor } from './model-errors.js';
 export type { ProviderErrorInfo, ProviderErrorKind } from './model-errors.js';
 export { AgentRunner, RunInterrupted } from './agent-runner.js';
 export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
@@ -63,3 +63,5 @@ export type {
   WorkerPool,
   WorkerPoolOptions,
 } from './service-runtime.js';
+export { runView } from './run-view.js';
+export type { RunView } from './run-view.js';

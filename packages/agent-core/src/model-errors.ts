@@ -1,6 +1,7 @@
 // What went wrong in a model call, in words an operator can act on: the provider's own error
 // text and status, whether trying again may help, and never an API key.
 import { APICallError, RetryError } from 'ai';
+import { createRedactor, type RedactionPattern, type Redactor } from '@junction/telemetry';
 
 /** `http`: the provider answered with an error status; `network`: it could not be reached. */
 export type ProviderErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'unknown';
@@ -40,7 +41,7 @@ const MAX_PROVIDER_TEXT = 500;
 
 // Key shapes of the providers we talk to, plus the usual "name: value" spellings, so a key
 // echoed back in an error body never reaches a log, a run record or a terminal.
-const SECRET_PATTERNS: readonly [RegExp, string][] = [
+const SECRET_PATTERNS: readonly RedactionPattern[] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [REDACTED]'],
   [/\b(?:sk|pk|rk)-[A-Za-z0-9_*-]{6,}/g, '[REDACTED]'],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, '[REDACTED]'],
@@ -51,16 +52,20 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/([?&]key=)[^\s&#"']+/gi, '$1[REDACTED]'],
 ];
 
-/** Replaces the given secret values and anything shaped like an API key with [REDACTED]. */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let out = text;
+/**
+ * The shared redactor (telemetry's: known values, bearer tokens, URL credentials) plus the
+ * key shapes and parameters of model providers. Build one per set of secrets and reuse it.
+ */
+export function secretRedactor(secrets: readonly (string | undefined)[] = []): Redactor {
   const exact = secrets
     .filter((s): s is string => typeof s === 'string' && s.trim().length >= 4)
-    .map((s) => s.trim())
-    .sort((a, b) => b.length - a.length);
-  for (const secret of exact) out = out.split(secret).join('[REDACTED]');
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
-  return out;
+    .map((s) => s.trim());
+  return createRedactor(exact, { patterns: SECRET_PATTERNS });
+}
+
+/** Replaces the given secret values and anything shaped like an API key with [REDACTED]. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  return secretRedactor(secrets).text(text);
 }
 
 function errorName(err: unknown): string | undefined {

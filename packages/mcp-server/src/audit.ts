@@ -1,8 +1,8 @@
 // The audit trail of MCP tool calls: who called what, with which (redacted) arguments, and
 // how it went. Writing the row must never change the answer the caller gets.
-import { redactSecrets } from '@junction/agent-core';
+import { secretRedactor } from '@junction/agent-core';
 import type { AuditOutcome, Store } from '@junction/store';
-import { collectSecretValues, createRedactor, type Logger } from '@junction/telemetry';
+import { collectSecretValues, type Logger } from '@junction/telemetry';
 
 /** Strings longer than this are cut in audit rows (a task may be a whole document). */
 const MAX_AUDIT_STRING = 2000;
@@ -58,10 +58,9 @@ export function createAuditor(input: {
   processEnv: NodeJS.ProcessEnv;
 }): Auditor {
   const secrets = collectSecretValues(input.processEnv);
-  const redactor = createRedactor(secrets);
-  const redactText = (text: string): string => redactSecrets(redactor.text(text), secrets);
-  const redact = (value: unknown): unknown =>
-    mapStrings(redactor.value(value), (text) => redactSecrets(text, secrets));
+  const redactor = secretRedactor(secrets);
+  const redactText = (text: string): string => redactor.text(text);
+  const redact = (value: unknown): unknown => redactor.value(value);
   const auditor: Auditor = {
     redact,
     redactText,

@@ -1,6 +1,5 @@
 // What every handler works with: the resolved deps and the redaction applied to what it answers.
-import { redactSecrets } from '@junction/agent-core';
-import { createRedactor } from '@junction/telemetry';
+import { secretRedactor } from '@junction/agent-core';
 import { resolveDeps, type ResolvedDeps, type RestDeps } from './deps.js';
 
 export interface RouteContext {
@@ -15,10 +14,10 @@ export interface RouteContext {
 export function createRouteContext(input: RestDeps): RouteContext {
   const deps = resolveDeps(input);
   const secrets = [...deps.apiKeys];
-  const redactor = createRedactor(secrets);
+  const redactor = secretRedactor(secrets);
   return {
     deps,
     redact: (value) => redactor.value(value),
-    clean: (text) => redactSecrets(redactor.text(text), secrets),
+    clean: (text) => redactor.text(text),
   };
 }

@@ -1,7 +1,6 @@
 // Store rows shaped as the REST API answers them: snake_case keys, ISO dates, ids as numbers.
 // Each function's return type is inferred from the zod schema the OpenAPI document publishes.
-import { agentView } from '@junction/agent-core';
-import { runDurationMs } from '@junction/store';
+import { agentView, runView } from '@junction/agent-core';
 import type { Agent, EnvironmentSummary, Run, RunEvent, Store } from '@junction/store';
 import type { AgentBody, EnvironmentBody, RunBody, RunEventBody } from './schemas.js';
 
@@ -12,29 +11,9 @@ export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> 
   return agentView(store, agent);
 }
 
-/** A run, with the same fields as `junction runs list --json`. */
+/** A run, with the same fields as `junction runs list --json` (agent-core's runView). */
 export function runBody(run: Run): RunBody {
-  return {
-    run_id: run.id,
-    agent_id: run.agentId,
-    agent_name: run.agentName,
-    environment_id: run.environmentId,
-    status: run.status,
-    source: run.source,
-    parent_run_id: run.parentRunId,
-    model: run.model,
-    steps_taken: run.stepsTaken,
-    input_tokens: run.inputTokens,
-    output_tokens: run.outputTokens,
-    duration_ms: runDurationMs(run),
-    task: run.task,
-    final_response: run.finalResponse,
-    error: run.error,
-    trace_id: run.traceId,
-    queued_at: run.queuedAt.toISOString(),
-    started_at: iso(run.startedAt),
-    completed_at: iso(run.completedAt),
-  };
+  return runView(run);
 }
 
 /** One run event; `redact` removes secret-looking keys from the payload. */

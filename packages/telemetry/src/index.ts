@@ -19,7 +19,7 @@ export {
   redactText,
   redactUrl,
 } from './redact.js';
-export type { Redactor } from './redact.js';
+export type { RedactionPattern, Redactor } from './redact.js';
 
 export { AsyncLocalStorageContextManager, ensureContextManager } from './context-manager.js';
 export { DEFAULT_SAMPLER, SAMPLER_NAMES, createSampler, parseSamplerRatio } from './samplers.js';

@@ -102,12 +102,26 @@ export interface Redactor {
   text(text: string): string;
 }
 
-/** Builds a Redactor for the given secret values (empty strings are ignored). */
-export function createRedactor(secrets: readonly string[] = []): Redactor {
+/** A text pattern and its replacement (as String.replace takes them), e.g. a provider's key shape. */
+export type RedactionPattern = readonly [RegExp, string];
+
+/**
+ * Builds a Redactor for the given secret values (empty strings are ignored); `patterns` are
+ * applied to every text after them (callers add the key shapes they know of).
+ */
+export function createRedactor(
+  secrets: readonly string[] = [],
+  options: { patterns?: readonly RedactionPattern[] } = {},
+): Redactor {
   const known = [...new Set(secrets.filter((secret) => secret.length > 0))].sort(
     (a, b) => b.length - a.length,
   );
-  const text = (input: string): string => redactTextWith(input, known);
+  const patterns = options.patterns ?? [];
+  const text = (input: string): string => {
+    let out = redactTextWith(input, known);
+    for (const [pattern, replacement] of patterns) out = out.replace(pattern, replacement);
+    return out;
+  };
   return {
     secrets: known,
     text,

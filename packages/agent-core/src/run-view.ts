@@ -1,0 +1,53 @@
+// A run as the surfaces show it (CLI --json, REST): snake_case keys, ISO dates, `run_id` as
+// in spec §2.2. One shape, built in one place.
+import type { Run, RunSource, RunStatus } from '@junction/store';
+import { runDurationMs } from '@junction/store';
+
+export interface RunView {
+  run_id: number;
+  agent_id: number | null;
+  agent_name: string;
+  environment_id: number | null;
+  status: RunStatus;
+  source: RunSource;
+  parent_run_id: number | null;
+  model: string | null;
+  steps_taken: number;
+  input_tokens: number;
+  output_tokens: number;
+  duration_ms: number | null;
+  task: string;
+  final_response: string | null;
+  error: string | null;
+  trace_id: string | null;
+  queued_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** Shapes a run for output. */
+export function runView(run: Run): RunView {
+  return {
+    run_id: run.id,
+    agent_id: run.agentId,
+    agent_name: run.agentName,
+    environment_id: run.environmentId,
+    status: run.status,
+    source: run.source,
+    parent_run_id: run.parentRunId,
+    model: run.model,
+    steps_taken: run.stepsTaken,
+    input_tokens: run.inputTokens,
+    output_tokens: run.outputTokens,
+    duration_ms: runDurationMs(run),
+    task: run.task,
+    final_response: run.finalResponse,
+    error: run.error,
+    trace_id: run.traceId,
+    queued_at: run.queuedAt.toISOString(),
+    started_at: iso(run.startedAt),
+    completed_at: iso(run.completedAt),
+  };
+}
