@@ -13,7 +13,6 @@ export interface RunEventView {
   payload?: unknown;
 }
 
-
 /** Shapes an event for output, with its one-line summary. */
 export function runEventView(event: RunEvent, verbose: boolean): RunEventView {
   const view: RunEventView = {
