@@ -2,56 +2,42 @@
 import type { Agent, Environment, McpConfig, Run, Store } from '@junction/store';
 import { McpServerError } from './errors.js';
 
+/** What each id argument names: its error code, its field and the tool that lists valid ids. */
+const KINDS = {
+  environment: ['ENVIRONMENT_NOT_FOUND', 'environment_id', 'environment', 'list_environments'],
+  agent: ['AGENT_NOT_FOUND', 'agent_id', 'agent', 'list_agents'],
+  run: ['RUN_NOT_FOUND', 'run_id', 'run', 'list_runs'],
+  config: ['CONFIG_NOT_FOUND', 'config_id', 'MCP config', 'list_mcp_configs'],
+} as const;
+
+/** `found`, or the NOT_FOUND refusal of `kind` naming the list tool with valid ids. */
+function required<T>(found: T | undefined, kind: keyof typeof KINDS, id: number): T {
+  if (found !== undefined) return found;
+  const [code, field, noun, tool] = KINDS[kind];
+  const short = noun === 'MCP config' ? 'config' : noun;
+  throw new McpServerError(code, `No ${noun} has id ${id}. Call ${tool} for valid ${short} ids.`, {
+    [field]: id,
+  });
+}
+
 /** The environment with this id, or ENVIRONMENT_NOT_FOUND. */
 export async function requireEnvironment(store: Store, id: number): Promise<Environment> {
-  const env = await store.environments.get(id);
-  if (!env) {
-    throw new McpServerError(
-      'ENVIRONMENT_NOT_FOUND',
-      `No environment has id ${id}. Call list_environments for valid environment ids.`,
-      { environment_id: id },
-    );
-  }
-  return env;
+  return required(await store.environments.get(id), 'environment', id);
 }
 
 /** The agent with this id, or AGENT_NOT_FOUND. */
 export async function requireAgent(store: Store, id: number): Promise<Agent> {
-  const agent = await store.agents.get(id);
-  if (!agent) {
-    throw new McpServerError(
-      'AGENT_NOT_FOUND',
-      `No agent has id ${id}. Call list_agents for valid agent ids.`,
-      { agent_id: id },
-    );
-  }
-  return agent;
+  return required(await store.agents.get(id), 'agent', id);
 }
 
 /** The run with this id, or RUN_NOT_FOUND. */
 export async function requireRun(store: Store, id: number): Promise<Run> {
-  const run = await store.runs.get(id);
-  if (!run) {
-    throw new McpServerError(
-      'RUN_NOT_FOUND',
-      `No run has id ${id}. Call list_runs for valid run ids.`,
-      { run_id: id },
-    );
-  }
-  return run;
+  return required(await store.runs.get(id), 'run', id);
 }
 
 /** The MCP config with this id, or CONFIG_NOT_FOUND. */
 export async function requireConfig(store: Store, id: number): Promise<McpConfig> {
-  const config = await store.mcpConfigs.get(id);
-  if (!config) {
-    throw new McpServerError(
-      'CONFIG_NOT_FOUND',
-      `No MCP config has id ${id}. Call list_mcp_configs for valid config ids.`,
-      { config_id: id },
-    );
-  }
-  return config;
+  return required(await store.mcpConfigs.get(id), 'config', id);
 }
 
 /**
