@@ -41,7 +41,8 @@ function validationMessage(tool: string, error: z.ZodError): string {
 }
 
 function answerResult(answer: ToolAnswer): CallToolResult {
-  const json = JSON.stringify(answer.data, null, 2);
+  // Compact: the text is read by models, and indentation only costs tokens.
+  const json = JSON.stringify(answer.data);
   return {
     content: [{ type: 'text', text: answer.summary ? `${answer.summary}\n\n${json}` : json }],
     structuredContent: answer.data,

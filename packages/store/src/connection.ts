@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, type Client } from '@libsql/client';
+import { createClient, type Client, type InArgs } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
-import { installStatementCache } from './statement-cache.js';
+import type { RowReader } from './direct-select.js';
+import { installStatementCache, nativeReader } from './statement-cache.js';
 import { runMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
@@ -15,6 +16,8 @@ export interface Connection {
   readonly client: Client;
   readonly db: LibSQLDatabase;
   readonly queue: WriteQueue;
+  /** Rows as arrays of driver values: from the native database when local, else the client. */
+  readonly rows: RowReader;
 }
 
 interface SharedConnection extends Connection {
@@ -103,12 +106,19 @@ export async function acquireConnection(
   const guarded = guardClient(client);
   const db = drizzle(guarded);
   const queue = new WriteQueue();
+  const native = nativeReader(client);
   const conn: SharedConnection = {
     key,
     location,
     client,
     db,
     queue,
+    rows: native
+      ? async (sql, args): Promise<unknown[][]> => native(sql, args)
+      : async (sql, args): Promise<unknown[][]> =>
+          (await client.execute({ sql, args: args as InArgs })).rows.map((row) =>
+            Array.prototype.slice.call(row),
+          ),
     refs: 1,
     ready: Promise.resolve(),
   };

@@ -2,10 +2,18 @@ import { createRequire } from 'node:module';
 
 interface NativeStatement {
   columns(): unknown[];
+  raw(on?: boolean): NativeStatement;
+  safeIntegers(on?: boolean): NativeStatement;
+  all(args: unknown[]): unknown[][];
 }
 interface NativeDatabase {
   prepare(sql: string): NativeStatement;
 }
+
+/** Asked of a fresh client to find its native database (see `nativeReader`). */
+const PROBE_SQL = 'SELECT 1 AS junction_native_probe';
+let probed: NativeDatabase | undefined;
+let unpatchedPrepare: ((this: NativeDatabase, sql: string) => NativeStatement) | undefined;
 
 const MAX_STATEMENTS = 256;
 let installed = false;
@@ -22,11 +30,15 @@ export function installStatementCache(): void {
   const fromClient = createRequire(createRequire(import.meta.url).resolve('@libsql/client'));
   const Database = fromClient('libsql') as { prototype: NativeDatabase };
   const prepare = Database.prototype.prepare;
+  unpatchedPrepare = prepare;
   const caches = new WeakMap<NativeDatabase, Map<string, NativeStatement>>();
   Database.prototype.prepare = function cachedPrepare(
     this: NativeDatabase,
     sql: string,
   ): NativeStatement {
+    // The probe asks which native database a client uses (see nativeReader).
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    if (sql === PROBE_SQL) probed = this;
     let cache = caches.get(this);
     if (!cache) {
       cache = new Map();
@@ -45,5 +57,35 @@ export function installStatementCache(): void {
       }
     }
     return statement;
+  };
+}
+
+/**
+ * Raw rows straight from the native database of a local @libsql/client (a file or
+ * `:memory:`), for hot reads that do not need its row objects: each SQL text is prepared once
+ * in raw mode, and its rows come back as arrays of plain numbers, strings and nulls. Uses the
+ * client's own connection (found by a probe query), so it sees exactly what the client sees.
+ * Undefined when the client is not local or the statement cache is not installed.
+ */
+export function nativeReader(client: {
+  execute(sql: string): Promise<unknown>;
+}): ((sql: string, args: unknown[]) => unknown[][]) | undefined {
+  if (!installed || !unpatchedPrepare) return undefined;
+  probed = undefined;
+  // execute() prepares synchronously before its first await, so the probe is seen at once.
+  void client.execute(PROBE_SQL).catch(() => undefined);
+  const db = probed as NativeDatabase | undefined;
+  probed = undefined;
+  if (!db) return undefined;
+  const prepare = unpatchedPrepare;
+  const statements = new Map<string, NativeStatement>();
+  return (sql, args) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = prepare.call(db, sql).raw(true).safeIntegers(false);
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement.all(args);
   };
 }

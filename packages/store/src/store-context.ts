@@ -1,4 +1,5 @@
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { DirectSelect } from './direct-select.js';
 
 /** What every repository gets: the database, the clock, and the read/write gates. */
 export interface StoreContext {
@@ -6,6 +7,15 @@ export interface StoreContext {
   now(): Date;
   /** Runs a read, turning driver errors into StoreErrors that name `operation`. */
   read<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T>;
+  /**
+   * Runs a select built with `directSelect` (a hot read path), filling its placeholders from
+   * `values`; driver errors become StoreErrors that name `operation`.
+   */
+  select<Row>(
+    operation: string,
+    select: (db: LibSQLDatabase) => DirectSelect<Row>,
+    values: Record<string, unknown>,
+  ): Promise<Row[]>;
   /** Runs a write through the process-wide write queue of this database. */
   write<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T>;
 }

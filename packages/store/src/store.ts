@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { releaseConnection, type Connection } from './connection.js';
+import { runDirectSelect, type DirectSelect } from './direct-select.js';
 import { runMigrations } from './migrations.js';
 import { AgentsRepository } from './repositories/agents.js';
 import { ApprovalsRepository } from './repositories/approvals.js';
@@ -54,6 +55,17 @@ export class Store {
       read: async <T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> => {
         try {
           return await task(this.#db(operation));
+        } catch (err) {
+          throw toStoreError(err, operation);
+        }
+      },
+      select: async <Row>(
+        operation: string,
+        select: (db: LibSQLDatabase) => DirectSelect<Row>,
+        values: Record<string, unknown>,
+      ): Promise<Row[]> => {
+        try {
+          return await runDirectSelect(conn.rows, select(this.#db(operation)), values);
         } catch (err) {
           throw toStoreError(err, operation);
         }
@@ -123,6 +135,8 @@ export class Store {
   /** Waits for queued writes, then releases the connection (closed when its last Store closes). */
   async close(): Promise<void> {
     if (this.#closed) return;
+    // Audit entries waiting for their group insert are written while the store is still open.
+    await this.auditLog.flush();
     this.#closed = true;
     await releaseConnection(this.#conn);
   }

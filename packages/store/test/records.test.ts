@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import type { Store } from '../src/index.js';
-import { manualClock, openTestStore, STORE_KINDS, type StoreKind } from './helpers.js';
+import path from 'node:path';
+import { openStore, type Store } from '../src/index.js';
+import { makeTempDir, manualClock, openTestStore, STORE_KINDS, type StoreKind } from './helpers.js';
 
 describe.each(STORE_KINDS)('notification logs, audit log and settings on %s', (kind: StoreKind) => {
   let store: Store;
@@ -79,6 +80,53 @@ describe.each(STORE_KINDS)('notification logs, audit log and settings on %s', (k
     expect(await store.auditLog.pruneOlderThan(clock.now())).toBe(1);
   });
 
+  it('writes recorded audit entries in groups, all of them, readable at once by this process', async () => {
+    const entry = (i: number) => ({
+      source: 'mcp',
+      transport: 'stdio',
+      actor: 'bench/1.0',
+      action: `tool_${i}`,
+      arguments: { i, text: 'it\'s "quoted" — ünïcode' },
+      outcome: 'success' as const,
+      durationMs: i,
+      details: i % 2 === 0 ? null : { code: 'X' },
+    });
+    // Not awaited one by one: they wait together for one insert.
+    const written = Array.from({ length: 25 }, (_, i) => store.auditLog.record(entry(i)));
+    // list() writes what waits first, so nothing is missing even before the group is due.
+    const rows = await store.auditLog.list({ source: 'mcp', limit: 100 });
+    await Promise.all(written);
+    expect(rows).toHaveLength(25);
+    const first = rows.find((r) => r.action === 'tool_3');
+    expect(first).toMatchObject({
+      at: clock.now(),
+      actor: 'bench/1.0',
+      transport: 'stdio',
+      arguments: { i: 3, text: 'it\'s "quoted" — ünïcode' },
+      outcome: 'success',
+      durationMs: 3,
+      details: { code: 'X' },
+    });
+    expect(rows.find((r) => r.action === 'tool_4')?.details).toBeNull();
+    // Consecutive ids: one statement wrote them.
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    expect(ids[24]! - ids[0]!).toBe(24);
+  });
+
+  it('keeps the good audit entries of a group when one is refused, and tells that caller why', async () => {
+    const good = store.auditLog.record({ source: 'mcp', action: 'a', outcome: 'success' });
+    const bad = store.auditLog.record({
+      source: null as unknown as string,
+      action: 'b',
+      outcome: 'success',
+    });
+    const alsoGood = store.auditLog.record({ source: 'mcp', action: 'c', outcome: 'error' });
+    await expect(good).resolves.toBeUndefined();
+    await expect(bad).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(alsoGood).resolves.toBeUndefined();
+    expect((await store.auditLog.list()).map((e) => e.action).sort()).toEqual(['a', 'c']);
+  });
+
   it('keeps JSON settings by key', async () => {
     expect(await store.settings.get('station')).toBeUndefined();
     await store.settings.set('station', { name: 'lab-1', tags: ['a'] });
@@ -101,5 +149,23 @@ describe.each(STORE_KINDS)('notification logs, audit log and settings on %s', (k
     expect((await store.settings.list()).map((s) => s.key)).toEqual(['flag', 'nothing', 'station']);
     expect(await store.settings.delete('flag')).toBe(true);
     expect(await store.settings.delete('flag')).toBe(false);
+  });
+});
+
+describe('audit entries waiting for their group insert', () => {
+  it('are written when the store closes, and found by the next process', async () => {
+    const { dir, cleanup } = makeTempDir();
+    try {
+      const file = path.join(dir, 'junction.db');
+      const first = await openStore({ url: file });
+      const pending = first.auditLog.record({ source: 'mcp', action: 'last', outcome: 'success' });
+      await first.close();
+      await expect(pending).resolves.toBeUndefined();
+      const second = await openStore({ url: file });
+      expect((await second.auditLog.list()).map((e) => e.action)).toEqual(['last']);
+      await second.close();
+    } finally {
+      cleanup();
+    }
   });
 });

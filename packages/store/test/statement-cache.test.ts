@@ -44,3 +44,52 @@ describe('reused prepared statements', () => {
     ]);
   });
 });
+
+describe('direct selects (hot reads straight from the driver)', () => {
+  it('answer exactly what drizzle reads — types, nulls and order — on files and in memory', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'junction-direct-'));
+    const file = await openStore({ url: path.join(dir, 'a.db') });
+    const memory = await openStore({ url: ':memory:' });
+    opened.push(file, memory);
+    for (const store of [file, memory]) {
+      const dev = await store.environments.create({ name: 'dev' });
+      const prod = await store.environments.create({ name: 'prod' });
+      await store.agents.create(prod.id, { name: 'zeta', model: 'openai/x', maxSteps: 7 });
+      await store.agents.create(dev.id, { name: 'beta', description: 'it\'s "b"' });
+      await store.agents.create(dev.id, { name: 'alpha', model: null });
+      const { items, total } = await store.agents.listSummaries();
+      expect(total).toBe(3);
+      const full = await store.agents.list();
+      // Same order as the drizzle read (environment, then name), and the same values.
+      expect(items.map((a) => a.name)).toEqual(['alpha', 'beta', 'zeta']);
+      for (const item of items) {
+        const agent = full.find((a) => a.id === item.id)!;
+        expect(item).toEqual({
+          id: agent.id,
+          name: agent.name,
+          environmentId: agent.environmentId,
+          environmentName: agent.environmentId === dev.id ? 'dev' : 'prod',
+          description: agent.description,
+          model: agent.model,
+          maxSteps: agent.maxSteps,
+          updatedAt: agent.updatedAt,
+        });
+        expect(item.updatedAt).toBeInstanceOf(Date);
+      }
+      expect(items[2]).toMatchObject({ maxSteps: 7, model: 'openai/x' });
+      expect(items[0]).toMatchObject({ maxSteps: null, model: null });
+      // Filters and paging through the same statement, called again with other values.
+      const page = await store.agents.listSummaries({ environmentId: dev.id, limit: 1, offset: 1 });
+      expect(page).toEqual({ items: [expect.objectContaining({ name: 'beta' })], total: 2 });
+      // A write is seen by the next direct read.
+      await store.agents.create(prod.id, { name: 'eta' });
+      expect((await store.agents.listSummaries({ environmentName: 'prod' })).total).toBe(2);
+    }
+  });
+
+  it('fail as a StoreError naming the operation once the store is closed', async () => {
+    const store = await openStore({ url: ':memory:' });
+    await store.close();
+    await expect(store.agents.listSummaries()).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+  });
+});

@@ -66,8 +66,22 @@ function keyWords(key: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/** Answers of isSecretKey by field name: the same few names come again on every record. */
+const secretKeyAnswers = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 2048;
+
 /** True when a field name looks like it holds a secret (`api_key`, `accessToken`, `Authorization`, `cookie`), but not counts such as `input_tokens` or `key_count`. */
 export function isSecretKey(key: string): boolean {
+  let answer = secretKeyAnswers.get(key);
+  if (answer === undefined) {
+    answer = judgeKey(key);
+    if (secretKeyAnswers.size >= MAX_REMEMBERED_KEYS) secretKeyAnswers.clear();
+    secretKeyAnswers.set(key, answer);
+  }
+  return answer;
+}
+
+function judgeKey(key: string): boolean {
   const words = keyWords(key);
   const last = words[words.length - 1];
   if (last === undefined) return false;

@@ -4,6 +4,7 @@ import { agentAgents, agents, agentTools, environments, tools } from '../schema.
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
+import { directSelect } from '../direct-select.js';
 import { prepared, slot } from '../prepared.js';
 
 /** The fields of an agent record; everything but the name is optional. */
@@ -76,6 +77,18 @@ function slotValues(filter: Omit<AgentFilter, keyof Page>): Record<string, unkno
     scheduleEnabled: filter.scheduleEnabled === undefined ? null : filter.scheduleEnabled ? 1 : 0,
   };
 }
+
+/** The columns of an agent summary. */
+const SUMMARY_FIELDS = {
+  id: agents.id,
+  name: agents.name,
+  environmentId: agents.environmentId,
+  environmentName: environments.name,
+  description: agents.description,
+  model: agents.model,
+  maxSteps: agents.maxSteps,
+  updatedAt: agents.updatedAt,
+};
 
 function fieldsOf(input: AgentPatch): Partial<typeof agents.$inferInsert> {
   const fields: Partial<typeof agents.$inferInsert> = {};
@@ -209,32 +222,25 @@ export class AgentsRepository {
   async listSummaries(filter: AgentFilter = {}): Promise<{ items: AgentSummary[]; total: number }> {
     const { limit, offset } = resolvePage(filter, 1000);
     const keys = filterKeys(filter);
-    const rows = await this.#ctx.read('list agents', (db) =>
-      prepared(db, `agents.listSummaries:${keys.join(',')}`, (d) =>
-        d
-          .select({
-            id: agents.id,
-            name: agents.name,
-            environmentId: agents.environmentId,
-            environmentName: environments.name,
-            description: agents.description,
-            model: agents.model,
-            maxSteps: agents.maxSteps,
-            updatedAt: agents.updatedAt,
-            total: sql<number>`count(*) OVER ()`.mapWith(Number),
-          })
-          .from(agents)
-          .innerJoin(environments, eq(environments.id, agents.environmentId))
-          .where(whereSlots(keys))
-          .orderBy(asc(agents.environmentId), asc(agents.name))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .prepare(),
-      ).all({ ...slotValues(filter), limit, offset }),
+    const rows = await this.#ctx.select(
+      'list agents',
+      (db) =>
+        directSelect(db, `agents.listSummaries:${keys.join(',')}`, SUMMARY_FIELDS, (d, fields) =>
+          d
+            .select(fields)
+            .from(agents)
+            .innerJoin(environments, eq(environments.id, agents.environmentId))
+            .where(whereSlots(keys))
+            .orderBy(asc(agents.environmentId), asc(agents.name))
+            .limit(sql.placeholder('limit'))
+            .offset(sql.placeholder('offset')),
+        ),
+      { ...slotValues(filter), limit, offset },
     );
-    // A page past the end has no row to carry the total.
-    const total = rows[0]?.total ?? (offset > 0 ? await this.count(filter) : 0);
-    return { items: rows.map(({ total: _total, ...item }) => item), total };
+    // A page that is not full ends the matches (unless it is empty past the start): no count.
+    const last = rows.length < limit && (rows.length > 0 || offset === 0);
+    const total = last ? offset + rows.length : await this.count(filter);
+    return { items: rows, total };
   }
 
   /** How many agents match the filter (paging is ignored). */

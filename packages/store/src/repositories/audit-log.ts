@@ -1,9 +1,11 @@
+import type { Client } from '@libsql/client';
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { AuditLogEntry, AuditOutcome } from '../rows.js';
 import { auditLog } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { resolvePage, type Page } from '../paging.js';
-import { prepared, slot } from '../prepared.js';
+import { toStoreError } from '../store-error.js';
 
 /** One audited action, e.g. an MCP tool call. */
 export interface AuditLogInput {
@@ -32,9 +34,71 @@ export interface AuditLogFilter extends Page {
   until?: Date;
 }
 
+/** Longest wait of an entry given to `record` before its group is written. */
+export const AUDIT_LINGER_MS = 50;
+/** Most entries one group insert writes. */
+const MAX_AUDIT_BATCH = 200;
+
+interface PendingEntry {
+  /** [at, actor, source, transport, action, arguments JSON, outcome, duration, details JSON] */
+  row: unknown[];
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+function recordRow(input: AuditLogInput, at: Date): unknown[] {
+  return [
+    at.getTime(),
+    input.actor ?? null,
+    input.source,
+    input.transport ?? null,
+    input.action,
+    input.arguments === undefined ? null : JSON.stringify(input.arguments),
+    input.outcome,
+    input.durationMs ?? null,
+    input.details === undefined ? null : JSON.stringify(input.details),
+  ];
+}
+
+/*
+ * One INSERT for any number of entries: they travel as one JSON array of rows read by
+ * json_each, so the SQL text never changes and its prepared statement is reused.
+ */
+const INSERT_ENTRIES = `INSERT INTO audit_log
+  (at, actor, source, transport, action, arguments, outcome, duration_ms, details)
+  SELECT e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3, e.value ->> 4,
+         e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
+  FROM json_each(?) AS e`;
+
+async function insertRows(db: LibSQLDatabase, batch: readonly PendingEntry[]): Promise<void> {
+  const client = (db as LibSQLDatabase & { $client: Client }).$client;
+  const insert = (items: readonly PendingEntry[]): Promise<unknown> =>
+    client.execute({ sql: INSERT_ENTRIES, args: [JSON.stringify(items.map((i) => i.row))] });
+  try {
+    await insert(batch);
+    for (const item of batch) item.resolve();
+  } catch (err) {
+    if (batch.length === 1) {
+      batch[0]?.reject(toStoreError(err, 'append audit entry'));
+      return;
+    }
+    // One bad entry must not lose the others: each alone.
+    for (const item of batch) {
+      await insert([item]).then(
+        () => item.resolve(),
+        (single: unknown) => item.reject(toStoreError(single, 'append audit entry')),
+      );
+    }
+  }
+}
+
 /** The local audit trail. */
 export class AuditLogRepository {
   readonly #ctx: StoreContext;
+
+  /** Entries `record` holds for the next group insert. */
+  readonly #pending: PendingEntry[] = [];
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(ctx: StoreContext) {
     this.#ctx = ctx;
@@ -62,41 +126,38 @@ export class AuditLogRepository {
     });
   }
 
-  /** Appends an entry without reading it back: the cheap form for a hot path (every MCP call). */
-  async record(input: AuditLogInput): Promise<void> {
-    const at = input.at ?? this.#ctx.now();
-    await this.#ctx.write('append audit entry', (db) =>
-      prepared(db, 'auditLog.record', (d) =>
-        d
-          .insert(auditLog)
-          .values({
-            at: slot('at'),
-            actor: slot('actor'),
-            source: slot('source'),
-            transport: slot('transport'),
-            action: slot('action'),
-            arguments: slot('arguments'),
-            outcome: slot('outcome'),
-            durationMs: slot('durationMs'),
-            details: slot('details'),
-          })
-          .prepare(),
-      ).run({
-        at: at.getTime(),
-        actor: input.actor ?? null,
-        source: input.source,
-        transport: input.transport ?? null,
-        action: input.action,
-        arguments: input.arguments === undefined ? null : JSON.stringify(input.arguments),
-        outcome: input.outcome,
-        durationMs: input.durationMs ?? null,
-        details: input.details === undefined ? null : JSON.stringify(input.details),
-      }),
-    );
+  /**
+   * Appends an entry without reading it back: the cheap form for a hot path (every MCP call).
+   * Entries are written in groups — one INSERT at most every AUDIT_LINGER_MS, or as soon as
+   * MAX_AUDIT_BATCH wait — and the promise settles when the entry's group is written. `list`
+   * and `close` write what waits first, so this process always reads its own entries.
+   */
+  record(input: AuditLogInput): Promise<void> {
+    const row = recordRow(input, input.at ?? this.#ctx.now());
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ row, resolve, reject });
+      if (this.#pending.length >= MAX_AUDIT_BATCH) void this.flush();
+      else this.#timer ??= setTimeout(() => void this.flush(), AUDIT_LINGER_MS);
+    });
+  }
+
+  /** Writes every entry `record` holds now; resolves once they are written (or refused). */
+  async flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const batch = this.#pending.splice(0);
+    if (batch.length === 0) return;
+    try {
+      await this.#ctx.write('append audit entries', (db) => insertRows(db, batch));
+    } catch (err) {
+      // The write never ran (say, the store is closed): everyone waiting hears why.
+      for (const item of batch) item.reject(err);
+    }
   }
 
   /** Entries matching the filter, newest first. */
   async list(filter: AuditLogFilter = {}): Promise<AuditLogEntry[]> {
+    await this.flush();
     const { limit, offset } = resolvePage(filter);
     const where: SQL[] = [];
     if (filter.source !== undefined) where.push(eq(auditLog.source, filter.source));

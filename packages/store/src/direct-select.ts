@@ -1,0 +1,87 @@
+import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+
+/** What a direct select may choose: table columns and SQL expressions, flat (no nesting). */
+export type DirectFields = Record<string, Column | SQL<unknown>>;
+
+/** A select built by drizzle once, run straight against the driver: SQL text, slots, decoders. */
+export interface DirectSelect<Row> {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly keys: readonly string[];
+  readonly decoders: readonly ((value: unknown) => unknown)[];
+  /** Only carries the row type. */
+  readonly row?: Row;
+}
+
+/** Runs SQL and answers its rows as arrays of driver values, in column order. */
+export type RowReader = (sql: string, args: unknown[]) => Promise<unknown[][]>;
+
+const caches = new WeakMap<LibSQLDatabase, Map<string, DirectSelect<unknown>>>();
+
+function decoderOf(field: Column | SQL<unknown>): (value: unknown) => unknown {
+  if (is(field, Column)) return (value) => field.mapFromDriverValue(value);
+  // SQL keeps the decoder given with .mapWith() in a field its typings do not show.
+  const { decoder } = field as unknown as {
+    decoder?: { mapFromDriverValue(value: unknown): unknown };
+  };
+  return decoder ? (value) => decoder.mapFromDriverValue(value) : (value) => value;
+}
+
+/**
+ * A select for a hot read path, built by drizzle once per database and kept (like `prepared`),
+ * whose rows then come from the driver as plain arrays and are decoded column by column —
+ * @libsql/client's row objects and drizzle's result mapping cost three times the query itself.
+ * `build` must select exactly `fields`; `key` must name everything that changes the SQL text.
+ */
+export function directSelect<
+  F extends DirectFields,
+  Q extends { toSQL(): Query; _: { result: unknown } },
+>(
+  db: LibSQLDatabase,
+  key: string,
+  fields: F,
+  build: (db: LibSQLDatabase, fields: F) => Q,
+): DirectSelect<Q['_']['result'] extends (infer R)[] ? R : never> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  let select = cache.get(key);
+  if (!select) {
+    const { sql, params } = build(db, fields).toSQL();
+    const keys = Object.keys(fields);
+    select = { sql, params, keys, decoders: keys.map((k) => decoderOf(fields[k] as Column)) };
+    cache.set(key, select);
+  }
+  return select as DirectSelect<Q['_']['result'] extends (infer R)[] ? R : never>;
+}
+
+/** A parameter as the driver takes it (what @libsql/client would have converted). */
+function driverArg(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return value;
+}
+
+/** Runs `select` with its placeholders filled from `values`; rows decoded as drizzle would. */
+export async function runDirectSelect<Row>(
+  read: RowReader,
+  select: DirectSelect<Row>,
+  values: Record<string, unknown>,
+): Promise<Row[]> {
+  const args = fillPlaceholders(select.params as unknown[], values).map(driverArg);
+  const rows = await read(select.sql, args);
+  const { keys, decoders } = select;
+  return rows.map((raw) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = raw[i];
+      row[keys[i] as string] =
+        value === null ? null : (decoders[i] as (v: unknown) => unknown)(value);
+    }
+    return row as Row;
+  });
+}
