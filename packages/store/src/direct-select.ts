@@ -4,7 +4,18 @@ import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 /** What a direct select may choose: table columns and SQL expressions, flat (no nesting). */
 export type DirectFields = Record<string, Column | SQL<unknown>>;
 
-/** A select built by drizzle once, run straight against the driver: SQL text, slots, decoders. */
+/** The row a direct query answers for `fields`: each column's type, null where it may be. */
+export type RowOf<F extends DirectFields> = {
+  [K in keyof F]: F[K] extends Column
+    ? F[K]['_']['notNull'] extends true
+      ? F[K]['_']['data']
+      : F[K]['_']['data'] | null
+    : F[K] extends SQL<infer T>
+      ? T
+      : never;
+};
+
+/** A query built by drizzle once, run straight against the driver: SQL text, slots, decoders. */
 export interface DirectSelect<Row> {
   readonly sql: string;
   readonly params: readonly unknown[];
@@ -29,20 +40,18 @@ function decoderOf(field: Column | SQL<unknown>): (value: unknown) => unknown {
 }
 
 /**
- * A select for a hot read path, built by drizzle once per database and kept (like `prepared`),
- * whose rows then come from the driver as plain arrays and are decoded column by column —
- * @libsql/client's row objects and drizzle's result mapping cost three times the query itself.
- * `build` must select exactly `fields`; `key` must name everything that changes the SQL text.
+ * A query for a hot path — a select, or a write `RETURNING` rows — built by drizzle once per
+ * database and kept (like `prepared`), whose rows then come from the driver as plain arrays
+ * and are decoded column by column: @libsql/client's row objects and drizzle's result mapping
+ * cost three times the query itself. `build` must select (or return) exactly `fields`, in
+ * their order; `key` must name everything that changes the SQL text.
  */
-export function directSelect<
-  F extends DirectFields,
-  Q extends { toSQL(): Query; _: { result: unknown } },
->(
+export function directSelect<F extends DirectFields>(
   db: LibSQLDatabase,
   key: string,
   fields: F,
-  build: (db: LibSQLDatabase, fields: F) => Q,
-): DirectSelect<Q['_']['result'] extends (infer R)[] ? R : never> {
+  build: (db: LibSQLDatabase, fields: F) => { toSQL(): Query },
+): DirectSelect<RowOf<F>> {
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
@@ -55,7 +64,7 @@ export function directSelect<
     select = { sql, params, keys, decoders: keys.map((k) => decoderOf(fields[k] as Column)) };
     cache.set(key, select);
   }
-  return select as DirectSelect<Q['_']['result'] extends (infer R)[] ? R : never>;
+  return select as DirectSelect<RowOf<F>>;
 }
 
 /** A parameter as the driver takes it (what @libsql/client would have converted). */

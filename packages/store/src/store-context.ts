@@ -1,5 +1,5 @@
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
-import type { DirectSelect } from './direct-select.js';
+import type { DirectSelect, RowReader } from './direct-select.js';
 
 /** What every repository gets: the database, the clock, and the read/write gates. */
 export interface StoreContext {
@@ -16,6 +16,8 @@ export interface StoreContext {
     select: (db: LibSQLDatabase) => DirectSelect<Row>,
     values: Record<string, unknown>,
   ): Promise<Row[]>;
+  /** The connection's raw row reader, for `runDirectSelect` inside a `write` task. */
+  rows: RowReader;
   /** Runs a write through the process-wide write queue of this database. */
   write<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T>;
 }

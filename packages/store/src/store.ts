@@ -59,6 +59,7 @@ export class Store {
           throw toStoreError(err, operation);
         }
       },
+      rows: conn.rows,
       select: async <Row>(
         operation: string,
         select: (db: LibSQLDatabase) => DirectSelect<Row>,
@@ -135,7 +136,8 @@ export class Store {
   /** Waits for queued writes, then releases the connection (closed when its last Store closes). */
   async close(): Promise<void> {
     if (this.#closed) return;
-    // Audit entries waiting for their group insert are written while the store is still open.
+    // Runs and audit entries waiting for their group insert are written while it is open.
+    await this.runs.settle();
     await this.auditLog.flush();
     this.#closed = true;
     await releaseConnection(this.#conn);

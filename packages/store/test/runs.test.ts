@@ -89,6 +89,16 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     expect(await store.runs.count({})).toBe(2);
   });
 
+  it('writes the creates handed over before close, even when close is called at once', async () => {
+    const pending = [queue('before close 1'), queue('before close 2')];
+    const closing = store.close();
+    await expect(Promise.all(pending)).resolves.toEqual([
+      expect.objectContaining({ task: 'before close 1', status: 'queued' }),
+      expect.objectContaining({ task: 'before close 2', status: 'queued' }),
+    ]);
+    await closing;
+  });
+
   it('rejects a create on a closed store instead of hanging', async () => {
     await store.close();
     await expect(queue('late')).rejects.toMatchObject({ code: 'STORE_CLOSED' });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Agent, Environment, Tool } from '../rows.js';
 import { agentAgents, agents, agentTools, environments, tools } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
@@ -77,6 +77,9 @@ function slotValues(filter: Omit<AgentFilter, keyof Page>): Record<string, unkno
     scheduleEnabled: filter.scheduleEnabled === undefined ? null : filter.scheduleEnabled ? 1 : 0,
   };
 }
+
+/** Every column of an agent, for the reads that answer whole agents. */
+const AGENT_FIELDS = getTableColumns(agents);
 
 /** The columns of an agent summary. */
 const SUMMARY_FIELDS = {
@@ -164,10 +167,18 @@ export class AgentsRepository {
 
   /** The agent with this id, or undefined. */
   async get(id: number): Promise<Agent | undefined> {
-    return this.#ctx.read('get agent', async (db) => {
-      const [row] = await db.select().from(agents).where(eq(agents.id, id));
-      return row;
-    });
+    const [row] = await this.#ctx.select(
+      'get agent',
+      (db) =>
+        directSelect(db, 'agents.get', AGENT_FIELDS, (d, fields) =>
+          d
+            .select(fields)
+            .from(agents)
+            .where(eq(agents.id, slot('id'))),
+        ),
+      { id },
+    );
+    return row;
   }
 
   /** An agent with its environment, in one query (the runner's hot path). */
@@ -188,30 +199,39 @@ export class AgentsRepository {
 
   /** The agent called `name` in the environment, or undefined. */
   async getByName(environmentId: number, name: string): Promise<Agent | undefined> {
-    return this.#ctx.read('get agent by name', async (db) => {
-      const [row] = await db
-        .select()
-        .from(agents)
-        .where(and(eq(agents.environmentId, environmentId), eq(agents.name, name)));
-      return row;
-    });
+    const [row] = await this.#ctx.select(
+      'get agent by name',
+      (db) =>
+        directSelect(db, 'agents.getByName', AGENT_FIELDS, (d, fields) =>
+          d
+            .select(fields)
+            .from(agents)
+            .where(
+              and(eq(agents.environmentId, slot('environmentId')), eq(agents.name, slot('name'))),
+            ),
+        ),
+      { environmentId, name },
+    );
+    return row;
   }
 
   /** Agents matching the filter, by environment then name. */
   async list(filter: AgentFilter = {}): Promise<Agent[]> {
     const { limit, offset } = resolvePage(filter, 1000);
     const keys = filterKeys(filter);
-    return this.#ctx.read('list agents', (db) =>
-      prepared(db, `agents.list:${keys.join(',')}`, (d) =>
-        d
-          .select()
-          .from(agents)
-          .where(whereSlots(keys))
-          .orderBy(asc(agents.environmentId), asc(agents.name))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .prepare(),
-      ).all({ ...slotValues(filter), limit, offset }),
+    return this.#ctx.select(
+      'list agents',
+      (db) =>
+        directSelect(db, `agents.list:${keys.join(',')}`, AGENT_FIELDS, (d, fields) =>
+          d
+            .select(fields)
+            .from(agents)
+            .where(whereSlots(keys))
+            .orderBy(asc(agents.environmentId), asc(agents.name))
+            .limit(sql.placeholder('limit'))
+            .offset(sql.placeholder('offset')),
+        ),
+      { ...slotValues(filter), limit, offset },
     );
   }
 

@@ -4,6 +4,7 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gte,
   inArray,
   lt,
@@ -19,6 +20,7 @@ import { insertEvents } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError, toStoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
+import { directSelect, runDirectSelect } from '../direct-select.js';
 import { driverValue, prepared, slot } from '../prepared.js';
 
 /** What a caller knows when it asks for a run; the run starts `queued`. */
@@ -128,6 +130,8 @@ export class RunsRepository {
     resolve: (run: Run) => void;
     reject: (err: unknown) => void;
   }> = [];
+  /** The group insert waiting for its turn, if any. */
+  #scheduled: Promise<void> | undefined;
 
   constructor(ctx: StoreContext) {
     this.#ctx = ctx;
@@ -147,12 +151,28 @@ export class RunsRepository {
   }
 
   #scheduleInsert(): void {
-    void this.#ctx
-      .write('queue runs', (db) => this.#insertPending(db))
-      .catch((err: unknown) => {
-        // The write never ran (the store is closed): everyone still waiting hears why.
-        for (const item of this.#pending.splice(0)) item.reject(err);
+    // After the I/O callbacks of this turn of the event loop: the requests that arrived
+    // together (say, on 50 connections) are written together, in one statement and one commit.
+    const scheduled = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        void this.#ctx
+          .write('queue runs', (db) => this.#insertPending(db))
+          .catch((err: unknown) => {
+            // The write never ran (the store is closed): everyone still waiting hears why.
+            for (const item of this.#pending.splice(0)) item.reject(err);
+          })
+          .finally(() => {
+            if (this.#scheduled === scheduled) this.#scheduled = undefined;
+            resolve();
+          });
       });
+    });
+    this.#scheduled = scheduled;
+  }
+
+  /** Resolves once every run handed to `create` so far is written (or refused). */
+  async settle(): Promise<void> {
+    while (this.#scheduled) await this.#scheduled;
   }
 
   async #insertPending(db: LibSQLDatabase): Promise<void> {
@@ -162,9 +182,13 @@ export class RunsRepository {
     try {
       const values: Record<string, unknown> = {};
       batch.forEach(({ input, now }, i) => Object.assign(values, createValues(input, now, i)));
-      const rows = await prepared(db, `runs.createMany:${batch.length}`, (d) =>
-        createRuns(d, batch.length),
-      ).all(values);
+      const rows = await runDirectSelect(
+        this.#ctx.rows,
+        directSelect(db, `runs.createMany:${batch.length}`, RUN_FIELDS, (d, fields) =>
+          createRuns(d, batch.length, fields),
+        ),
+        values,
+      );
       // Ids are given in VALUES order, so sorted ids pair up with the batch.
       rows.sort((a, b) => a.id - b.id);
       if (rows.length !== batch.length) {
@@ -496,13 +520,15 @@ function createRun(db: LibSQLDatabase) {
     .prepare();
 }
 
+/** Every column of a run, as a group insert returns them. */
+const RUN_FIELDS = getTableColumns(runs);
+
 /** One INSERT of `count` runs (no idempotency keys: nothing can conflict). */
-function createRuns(db: LibSQLDatabase, count: number) {
+function createRuns(db: LibSQLDatabase, count: number, fields: typeof RUN_FIELDS) {
   return db
     .insert(runs)
     .values(Array.from({ length: count }, (_, i) => createRow(`_${i}`)))
-    .returning()
-    .prepare();
+    .returning(fields);
 }
 
 function getRun(db: LibSQLDatabase) {
