@@ -18,6 +18,8 @@ const SERVER_ERROR = -32000;
 const SESSION_HEADER = 'mcp-session-id';
 /** Longest header value echoed back in a refusal. */
 const MAX_ECHO = 100;
+/** Default: a session with no request and no open stream for 30 minutes is closed. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
 export interface McpHttpOptions {
   deps: Omit<McpServerDeps, 'transport'>;
@@ -34,6 +36,12 @@ export interface McpHttpOptions {
    * constant time.
    */
   apiKeys?: readonly string[];
+  /**
+   * A session with no request and no open stream for this long is closed (its server and
+   * transport freed); its next request is answered 404 and the client starts a new one.
+   * Default 30 minutes.
+   */
+  sessionIdleMs?: number;
 }
 
 export interface McpHttpHandler {
@@ -49,6 +57,10 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   closed: boolean;
+  /** When its last request ended (or began, while one is open). */
+  lastSeen: number;
+  /** Requests and streams of this session still open. */
+  open: number;
 }
 
 /** SHA-256 of a key: equal-length values for a constant-time comparison. */
@@ -113,6 +125,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   );
   const logger = deps.logger.child({ component: 'mcp-http' });
   const sessions = new Map<string, Session>();
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  if (!Number.isFinite(idleMs) || idleMs <= 0) {
+    throw new RangeError(`sessionIdleMs must be a positive number of milliseconds; got ${idleMs}.`);
+  }
 
   const closeSession = async (session: Session): Promise<void> => {
     if (session.closed) return;
@@ -216,6 +232,39 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     return session;
   };
 
+  /** Hands a request to its session, which counts as in use until the response ends. */
+  const handleInSession = async (
+    session: Session,
+    req: Request,
+    res: Response,
+    body?: unknown,
+  ): Promise<void> => {
+    session.open += 1;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastSeen = Date.now();
+    });
+    await session.transport.handleRequest(req, res, body);
+  };
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const session of sessions.values()) {
+        if (session.open === 0 && now - session.lastSeen >= idleMs) {
+          logger.info('closing an idle MCP session', {
+            session: session.transport.sessionId,
+            idle_ms: now - session.lastSeen,
+          });
+          void closeSession(session);
+        }
+      }
+    },
+    Math.max(10, Math.min(idleMs / 4, 60_000)),
+  );
+  sweep.unref();
+
   const startSession = async (req: Request, res: Response): Promise<void> => {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -227,12 +276,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       { ...deps, transport: 'http' },
       req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {},
     );
-    const session: Session = { transport, server, closed: false };
+    const session: Session = { transport, server, closed: false, lastSeen: Date.now(), open: 0 };
     transport.onclose = () => {
       void closeSession(session);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await handleInSession(session, req, res, req.body);
     // A refused initialize (bad protocol version, wrong Accept) never becomes a session.
     if (!transport.sessionId || !sessions.has(transport.sessionId)) await closeSession(session);
   };
@@ -240,7 +289,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   app.post('/mcp', requireJson, express.json({ limit: maxBodyBytes }), async (req, res) => {
     if (sessionIdOf(req) !== undefined) {
       const session = sessionFor(req, res);
-      if (session) await session.transport.handleRequest(req, res, req.body);
+      if (session) await handleInSession(session, req, res, req.body);
       return;
     }
     if (!isInitializeRequest(req.body)) {
@@ -277,7 +326,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     const session = sessionFor(req, res);
-    if (session) await session.transport.handleRequest(req, res);
+    if (session) await handleInSession(session, req, res);
   });
 
   app.delete('/mcp', async (req, res) => {
@@ -286,7 +335,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     const session = sessionFor(req, res);
-    if (session) await session.transport.handleRequest(req, res);
+    if (session) await handleInSession(session, req, res);
   });
 
   app.all('/mcp', (req, res) => {
@@ -345,6 +394,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     app,
     sessions: () => sessions.size,
     async close(): Promise<void> {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => closeSession(s)));
     },
   };

@@ -41,16 +41,17 @@ interface RawResponse {
 function raw(
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: string } = {},
+  options: { headers?: Record<string, string>; body?: string; port?: number } = {},
 ): Promise<RawResponse> {
+  const target = options.port ?? port;
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port,
+        port: target,
         method,
         path,
-        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+        headers: { host: `127.0.0.1:${target}`, ...options.headers },
       },
       (res) => {
         let text = '';
@@ -361,5 +362,56 @@ describe('API keys on MCP over HTTP', () => {
     }
     const viaHeader = await post({ 'x-api-key': KEY });
     expect(viaHeader.status).toBe(200);
+  });
+});
+
+describe('idle sessions', () => {
+  it('closes a session idle past sessionIdleMs, answers it 404, and keeps a busy one', async () => {
+    const idleServer = http.createServer();
+    await new Promise<void>((resolve) => idleServer.listen(0, '127.0.0.1', resolve));
+    const idlePort = (idleServer.address() as AddressInfo).port;
+    const { transport: _stdio, ...deps } = h.deps;
+    const idle = createMcpHttpHandler({ deps, port: idlePort, sessionIdleMs: 300 });
+    idleServer.on('request', idle.app);
+    try {
+      // A client that initialized and went away without DELETE (no stream left open).
+      const init = await raw('POST', '/mcp', {
+        port: idlePort,
+        headers: JSON_HEADERS,
+        body: initializeBody(),
+      });
+      expect(init.status).toBe(200);
+      const gone = String(init.headers['mcp-session-id']);
+      // An SDK client that keeps calling every 100 ms (and holds its event stream open).
+      const busy = new Client({ name: 'busy', version: '1.0.0' });
+      await busy.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${idlePort}/mcp`)),
+      );
+      expect(idle.sessions()).toBe(2);
+      for (let i = 0; i < 9; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect((await call(busy, 'list_environments')).isError).toBeFalsy();
+      }
+      expect(idle.sessions()).toBe(1);
+      const late = await raw('POST', '/mcp', {
+        port: idlePort,
+        headers: { ...JSON_HEADERS, 'mcp-session-id': gone },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      expect(late.status).toBe(404);
+      expect(late.text).toContain('Session not found');
+      await busy.close();
+    } finally {
+      await idle.close();
+      idleServer.closeAllConnections();
+      await new Promise((resolve) => idleServer.close(resolve));
+    }
+  });
+
+  it('refuses a sessionIdleMs that is not a positive number', () => {
+    const { transport: _stdio, ...deps } = h.deps;
+    expect(() => createMcpHttpHandler({ deps, port: 1, sessionIdleMs: 0 })).toThrow(
+      /sessionIdleMs must be a positive number/,
+    );
   });
 });
