@@ -1,5 +1,6 @@
 import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { prepared } from './prepared.js';
 
 /** What a direct select may choose: table columns and SQL expressions, flat (no nesting). */
 export type DirectFields = Record<string, Column | SQL<unknown>>;
@@ -28,8 +29,6 @@ export interface DirectSelect<Row> {
 /** Runs SQL and answers its rows as arrays of driver values, in column order. */
 export type RowReader = (sql: string, args: unknown[]) => Promise<unknown[][]>;
 
-const caches = new WeakMap<LibSQLDatabase, Map<string, DirectSelect<unknown>>>();
-
 function decoderOf(field: Column | SQL<unknown>): (value: unknown) => unknown {
   if (is(field, Column)) return (value) => field.mapFromDriverValue(value);
   // SQL keeps the decoder given with .mapWith() in a field its typings do not show.
@@ -41,7 +40,7 @@ function decoderOf(field: Column | SQL<unknown>): (value: unknown) => unknown {
 
 /**
  * A query for a hot path — a select, or a write `RETURNING` rows — built by drizzle once per
- * database and kept (like `prepared`), whose rows then come from the driver as plain arrays
+ * database and kept (with `prepared`), whose rows then come from the driver as plain arrays
  * and are decoded column by column: @libsql/client's row objects and drizzle's result mapping
  * cost three times the query itself. `build` must select (or return) exactly `fields`, in
  * their order; `key` must name everything that changes the SQL text.
@@ -52,19 +51,11 @@ export function directSelect<F extends DirectFields>(
   fields: F,
   build: (db: LibSQLDatabase, fields: F) => { toSQL(): Query },
 ): DirectSelect<RowOf<F>> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let select = cache.get(key);
-  if (!select) {
-    const { sql, params } = build(db, fields).toSQL();
+  return prepared(db, `direct:${key}`, (d) => {
+    const { sql, params } = build(d, fields).toSQL();
     const keys = Object.keys(fields);
-    select = { sql, params, keys, decoders: keys.map((k) => decoderOf(fields[k] as Column)) };
-    cache.set(key, select);
-  }
-  return select as DirectSelect<RowOf<F>>;
+    return { sql, params, keys, decoders: keys.map((k) => decoderOf(fields[k] as Column)) };
+  });
 }
 
 /** A parameter as the driver takes it (what @libsql/client would have converted). */
