@@ -382,22 +382,36 @@ describe('idle sessions', () => {
       });
       expect(init.status).toBe(200);
       const gone = String(init.headers['mcp-session-id']);
+      // One without a stream, kept by its requests alone.
+      const keptInit = await raw('POST', '/mcp', {
+        port: idlePort,
+        headers: JSON_HEADERS,
+        body: initializeBody(),
+      });
+      const kept = String(keptInit.headers['mcp-session-id']);
+      const listTools = (session: string): Promise<RawResponse> =>
+        raw('POST', '/mcp', {
+          port: idlePort,
+          headers: {
+            ...JSON_HEADERS,
+            'mcp-session-id': session,
+            'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        });
       // An SDK client that keeps calling every 100 ms (and holds its event stream open).
       const busy = new Client({ name: 'busy', version: '1.0.0' });
       await busy.connect(
         new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${idlePort}/mcp`)),
       );
-      expect(idle.sessions()).toBe(2);
+      expect(idle.sessions()).toBe(3);
       for (let i = 0; i < 9; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect((await call(busy, 'list_environments')).isError).toBeFalsy();
+        expect((await listTools(kept)).status).toBe(200);
       }
-      expect(idle.sessions()).toBe(1);
-      const late = await raw('POST', '/mcp', {
-        port: idlePort,
-        headers: { ...JSON_HEADERS, 'mcp-session-id': gone },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
-      });
+      expect(idle.sessions()).toBe(2);
+      const late = await listTools(gone);
       expect(late.status).toBe(404);
       expect(late.text).toContain('Session not found');
       await busy.close();

@@ -4,7 +4,7 @@ import { createClient, type Client, type InArgs } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
-import { installStatementCache, nativeReader } from './statement-cache.js';
+import { installStatementCache, nativeReader, type NativeReader } from './statement-cache.js';
 import { runMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
@@ -22,6 +22,7 @@ export interface Connection {
 
 interface SharedConnection extends Connection {
   readonly key: string | undefined;
+  readonly native: NativeReader | undefined;
   refs: number;
   ready: Promise<void>;
 }
@@ -106,15 +107,17 @@ export async function acquireConnection(
   const guarded = guardClient(client);
   const db = drizzle(guarded);
   const queue = new WriteQueue();
-  const native = nativeReader(client);
+  // A remote database has no native handle (and must not get the probe query).
+  const native = location.kind === 'remote' ? undefined : nativeReader(client);
   const conn: SharedConnection = {
     key,
     location,
     client,
     db,
     queue,
+    native,
     rows: native
-      ? async (sql, args): Promise<unknown[][]> => native(sql, args)
+      ? async (sql, args): Promise<unknown[][]> => native.all(sql, args)
       : async (sql, args): Promise<unknown[][]> =>
           (await client.execute({ sql, args: args as InArgs })).rows.map((row) =>
             Array.prototype.slice.call(row),
@@ -135,6 +138,7 @@ export async function acquireConnection(
     await conn.ready;
   } catch (err) {
     if (key !== undefined && connections.get(key) === conn) connections.delete(key);
+    native?.dispose();
     client.close();
     throw err;
   }
@@ -149,6 +153,7 @@ export async function releaseConnection(conn: Connection): Promise<void> {
   await shared.queue.idle();
   if (shared.key !== undefined && connections.get(shared.key) === shared)
     connections.delete(shared.key);
+  shared.native?.dispose();
   shared.client.close();
 }
 

@@ -1,6 +1,7 @@
 import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { prepared } from './prepared.js';
+import { StoreError } from './store-error.js';
 
 /** What a direct select may choose: table columns and SQL expressions, flat (no nesting). */
 export type DirectFields = Record<string, Column | SQL<unknown>>;
@@ -63,6 +64,9 @@ function driverArg(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.getTime();
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw new StoreError('INVALID_INPUT', `A query value must be a finite number; got ${value}.`);
+  }
   return value;
 }
 

@@ -67,25 +67,39 @@ export function installStatementCache(): void {
  * client's own connection (found by a probe query), so it sees exactly what the client sees.
  * Undefined when the client is not local or the statement cache is not installed.
  */
+export interface NativeReader {
+  /** Rows of `sql` as arrays of driver values. */
+  all(sql: string, args: unknown[]): unknown[][];
+  /** Drops the statements and the handle, so closing the client really closes the file. */
+  dispose(): void;
+}
+
 export function nativeReader(client: {
   execute(sql: string): Promise<unknown>;
-}): ((sql: string, args: unknown[]) => unknown[][]) | undefined {
+}): NativeReader | undefined {
   if (!installed || !unpatchedPrepare) return undefined;
   probed = undefined;
   // execute() prepares synchronously before its first await, so the probe is seen at once.
   void client.execute(PROBE_SQL).catch(() => undefined);
-  const db = probed as NativeDatabase | undefined;
+  let db = probed as NativeDatabase | undefined;
   probed = undefined;
   if (!db) return undefined;
   const prepare = unpatchedPrepare;
   const statements = new Map<string, NativeStatement>();
-  return (sql, args) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = prepare.call(db, sql).raw(true).safeIntegers(false);
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      statements.set(sql, statement);
-    }
-    return statement.all(args);
+  return {
+    all(sql, args): unknown[][] {
+      if (!db) throw Object.assign(new Error('The client is closed'), { code: 'CLIENT_CLOSED' });
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = prepare.call(db, sql).raw(true).safeIntegers(false);
+        if (statements.size >= MAX_STATEMENTS) statements.clear();
+        statements.set(sql, statement);
+      }
+      return statement.all(args);
+    },
+    dispose(): void {
+      statements.clear();
+      db = undefined;
+    },
   };
 }

@@ -45,6 +45,8 @@ export class Store {
 
   readonly #conn: Connection;
   #closed = false;
+  /** The one close in progress: a second close() waits for it instead of releasing twice. */
+  #closing: Promise<void> | undefined;
 
   /** @internal Use openStore(); the constructor takes an already migrated connection. */
   constructor(conn: Connection, now: () => Date) {
@@ -134,13 +136,15 @@ export class Store {
   }
 
   /** Waits for queued writes, then releases the connection (closed when its last Store closes). */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    // Runs and audit entries waiting for their group insert are written while it is open.
-    await this.runs.settle();
-    await this.auditLog.flush();
-    this.#closed = true;
-    await releaseConnection(this.#conn);
+  close(): Promise<void> {
+    this.#closing ??= (async (): Promise<void> => {
+      // Runs and audit entries waiting for their group insert are written while it is open.
+      await this.runs.settle();
+      await this.auditLog.flush();
+      this.#closed = true;
+      await releaseConnection(this.#conn);
+    })();
+    return this.#closing;
   }
 
   async #raw<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> {

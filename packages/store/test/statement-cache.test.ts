@@ -93,3 +93,77 @@ describe('direct selects (hot reads straight from the driver)', () => {
     await expect(store.agents.listSummaries()).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
 });
+
+describe('direct reads against drizzle', () => {
+  it('decode booleans, JSON, timestamps and nulls exactly as a drizzle read does', async () => {
+    const store = await openStore({ url: ':memory:' });
+    opened.push(store);
+    const env = await store.environments.create({ name: 'dev' });
+    const agent = await store.agents.create(env.id, {
+      name: 'full',
+      model: 'openai/x',
+      maxSteps: 3,
+      frontMatter: { tools: ['a', 'b'], nested: { n: 1, ok: true } },
+      scheduleCron: '*/5 * * * *',
+      scheduleEnabled: true,
+      scheduleVariables: { CITY: 'Zürich' },
+      codingEnabled: true,
+    });
+    // getWithEnvironment is a drizzle prepared query, not a direct one.
+    const viaDrizzle = (await store.agents.getWithEnvironment(agent.id))?.agent;
+    expect(await store.agents.get(agent.id)).toEqual(viaDrizzle);
+    expect(await store.agents.getByName(env.id, 'full')).toEqual(viaDrizzle);
+    expect(await store.agents.list({ name: 'full' })).toEqual([viaDrizzle]);
+    expect(viaDrizzle).toMatchObject({ scheduleEnabled: true, codingEnabled: true });
+    // The rows a group insert of runs returns equal what a drizzle read of them gives.
+    const created = await Promise.all([
+      store.runs.create({ agentId: agent.id, agentName: 'full', task: 'a', source: 'api' }),
+      store.runs.create({
+        agentName: 'full',
+        task: 'b',
+        source: 'cli',
+        variables: { K: 'v' },
+        claimedBy: { workerId: 'w1', leaseMs: 1000 },
+      }),
+    ]);
+    for (const run of created) expect(run).toEqual(await store.runs.get(run.id));
+    expect(created[1]).toMatchObject({ status: 'running', variables: { K: 'v' } });
+    expect(created[1]?.startedAt).toBeInstanceOf(Date);
+  });
+
+  it('refuse a value that is not a finite number instead of reading it as NULL', async () => {
+    const store = await openStore({ url: ':memory:' });
+    opened.push(store);
+    await expect(store.agents.get(Number.NaN)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('find the native handle of local clients only, and stop at once when disposed', async () => {
+    const { createClient } = await import('@libsql/client');
+    const { nativeReader } = await import('../src/statement-cache.js');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'junction-native-'));
+    const client = createClient({ url: `file:${path.join(dir, 'n.db')}` });
+    const reader = nativeReader(client);
+    expect(reader?.all('SELECT 1 + ?', [41])).toEqual([[42]]);
+    reader?.dispose();
+    expect(() => reader?.all('SELECT 1', [])).toThrow(
+      expect.objectContaining({ code: 'CLIENT_CLOSED' }),
+    );
+    client.close();
+    const memory = createClient({ url: ':memory:' });
+    expect(nativeReader(memory)?.all('SELECT ?', ['x'])).toEqual([['x']]);
+    memory.close();
+  });
+});
+
+describe('closing', () => {
+  it('closes once when close() is called twice at the same time; other stores on the file keep working', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'junction-close-'));
+    const file = path.join(dir, 'c.db');
+    const a = await openStore({ url: file });
+    const b = await openStore({ url: file });
+    opened.push(b);
+    await Promise.all([a.close(), a.close()]);
+    expect(await b.environments.list()).toEqual([]);
+    expect(await b.agents.list()).toEqual([]);
+  });
+});

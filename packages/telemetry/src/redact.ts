@@ -69,9 +69,12 @@ function keyWords(key: string): string[] {
 /** Answers of isSecretKey by field name: the same few names come again on every record. */
 const secretKeyAnswers = new Map<string, boolean>();
 const MAX_REMEMBERED_KEYS = 2048;
+/** Longer names are judged every time, not remembered (they come from callers). */
+const MAX_REMEMBERED_KEY_LENGTH = 128;
 
 /** True when a field name looks like it holds a secret (`api_key`, `accessToken`, `Authorization`, `cookie`), but not counts such as `input_tokens` or `key_count`. */
 export function isSecretKey(key: string): boolean {
+  if (key.length > MAX_REMEMBERED_KEY_LENGTH) return judgeKey(key);
   let answer = secretKeyAnswers.get(key);
   if (answer === undefined) {
     answer = judgeKey(key);

@@ -70,6 +70,9 @@ const INSERT_ENTRIES = `INSERT INTO audit_log
          e.value ->> 5, e.value ->> 6, e.value ->> 7, e.value ->> 8
   FROM json_each(?) AS e`;
 
+/** Refusals caused by one row's values (a constraint), not by the database. */
+const ROW_REFUSALS = new Set<string>(['INVALID_INPUT', 'INVALID_REFERENCE', 'CONFLICT']);
+
 async function insertRows(db: LibSQLDatabase, batch: readonly PendingEntry[]): Promise<void> {
   const client = (db as LibSQLDatabase & { $client: Client }).$client;
   const insert = (items: readonly PendingEntry[]): Promise<unknown> =>
@@ -78,8 +81,11 @@ async function insertRows(db: LibSQLDatabase, batch: readonly PendingEntry[]): P
     await insert(batch);
     for (const item of batch) item.resolve();
   } catch (err) {
-    if (batch.length === 1) {
-      batch[0]?.reject(toStoreError(err, 'append audit entry'));
+    const refused = toStoreError(err, 'append audit entry');
+    // Only a bad entry (a constraint) is worth telling apart; a busy or broken database
+    // would refuse each alone too, after as long a wait each.
+    if (batch.length === 1 || !ROW_REFUSALS.has(refused.code)) {
+      for (const item of batch) item.reject(refused);
       return;
     }
     // One bad entry must not lose the others: each alone.
@@ -98,6 +104,8 @@ export class AuditLogRepository {
 
   /** Entries `record` holds for the next group insert. */
   readonly #pending: PendingEntry[] = [];
+  /** Group inserts handed to the write queue and not yet done. */
+  readonly #writing = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(ctx: StoreContext) {
@@ -132,7 +140,7 @@ export class AuditLogRepository {
    * MAX_AUDIT_BATCH wait — and the promise settles when the entry's group is written. `list`
    * and `close` write what waits first, so this process always reads its own entries.
    */
-  record(input: AuditLogInput): Promise<void> {
+  async record(input: AuditLogInput): Promise<void> {
     const row = recordRow(input, input.at ?? this.#ctx.now());
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ row, resolve, reject });
@@ -141,18 +149,25 @@ export class AuditLogRepository {
     });
   }
 
-  /** Writes every entry `record` holds now; resolves once they are written (or refused). */
+  /**
+   * Writes every entry `record` holds now; resolves once they — and any group already on its
+   * way to the database — are written (or refused).
+   */
   async flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     const batch = this.#pending.splice(0);
-    if (batch.length === 0) return;
-    try {
-      await this.#ctx.write('append audit entries', (db) => insertRows(db, batch));
-    } catch (err) {
-      // The write never ran (say, the store is closed): everyone waiting hears why.
-      for (const item of batch) item.reject(err);
+    if (batch.length > 0) {
+      const written = this.#ctx
+        .write('append audit entries', (db) => insertRows(db, batch))
+        .catch((err: unknown) => {
+          // The write never ran (say, the store is closed): everyone waiting hears why.
+          for (const item of batch) item.reject(err);
+        })
+        .finally(() => this.#writing.delete(written));
+      this.#writing.add(written);
     }
+    await Promise.all([...this.#writing]);
   }
 
   /** Entries matching the filter, newest first. */
@@ -179,6 +194,7 @@ export class AuditLogRepository {
 
   /** Deletes entries older than `before`; returns how many. */
   async pruneOlderThan(before: Date): Promise<number> {
+    await this.flush();
     return this.#ctx.write('prune audit entries', async (db) => {
       const result = await db.delete(auditLog).where(lt(auditLog.at, before));
       return result.rowsAffected;
