@@ -198,12 +198,16 @@ describe('RunQueue', () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('echoer');
     const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
+    // Both workers are polling before the runs appear, and each model answer takes 150 ms,
+    // so neither can drain all 20 alone before the other looks (3 runs at a time each).
+    const a = worker('drain', 3);
+    const b = worker('drain', 3);
+    await Promise.all([a.started, b.started]);
+    h.fake.script(Array.from({ length: 20 }, () => ({ delayMs: 150 })));
     const ids: number[] = [];
     for (let i = 0; i < 20; i++)
       ids.push((await producer.enqueue({ agent, task: `task ${i}`, source: 'api' })).id);
 
-    const a = worker('drain', 3);
-    const b = worker('drain', 3);
     const outputs = await Promise.all([a.output, b.output]);
     const reports = outputs.map(
       (o) => JSON.parse(/DONE (.*)/.exec(o)![1]!) as { workerId: string; finished: number[] },
