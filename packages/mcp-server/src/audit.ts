@@ -2,7 +2,7 @@
 // how it went. Writing the row must never change the answer the caller gets.
 import { secretRedactor } from '@junction/agent-core';
 import type { AuditOutcome, Store } from '@junction/store';
-import { collectSecretValues, type Logger } from '@junction/telemetry';
+import { collectSecretValues, mapStrings, type Logger } from '@junction/telemetry';
 
 /** Strings longer than this are cut in audit rows (a task may be a whole document). */
 const MAX_AUDIT_STRING = 2000;
@@ -25,20 +25,10 @@ export interface Auditor {
   record(entry: AuditEntry, actor: string | null): Promise<void>;
   /**
    * Records once the answer has gone out: the caller never waits on the audit write (it is
-   * written a moment later, in the same process; a crash in between loses that one row).
+   * written with others at most 50 ms later, in the same process; a crash in between loses
+   * those rows).
    */
   recordAfterAnswer(entry: AuditEntry, actor: string | null): void;
-}
-
-function mapStrings(value: unknown, fn: (text: string) => string): unknown {
-  if (typeof value === 'string') return fn(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, mapStrings(v, fn)]),
-    );
-  }
-  return value;
 }
 
 function cut(text: string): string {

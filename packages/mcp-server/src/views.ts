@@ -1,6 +1,7 @@
 // Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
 import type { Run, RunEvent } from '@junction/store';
 import { runDurationMs } from '@junction/store';
+import { runView } from '@junction/agent-core';
 import { iso } from './tool-kit.js';
 
 /** Tasks longer than this are cut in run lists. */
@@ -43,7 +44,7 @@ export function runSummary(run: Run): Record<string, unknown> {
   };
 }
 
-/** Everything about one run (inspect_run); `variables` must already be redacted. */
+/** Everything about one run (inspect_run): agent-core's runView, plus variables and events. */
 export function runDetail(
   run: Run,
   variables: unknown,
@@ -51,13 +52,8 @@ export function runDetail(
   verbose: boolean,
 ): Record<string, unknown> {
   return {
-    ...runSummary(run),
-    task: run.task,
+    ...runView(run),
     variables,
-    parent_run_id: run.parentRunId ?? null,
-    model: run.model ?? null,
-    final_response: run.finalResponse ?? null,
-    trace_id: run.traceId ?? null,
     event_count: events.length,
     events: events.map((e) => ({
       seq: e.seq,

@@ -2,6 +2,7 @@
 import { isAgentCoreError } from '@junction/agent-core';
 import { isConfigTemplatesError } from '@junction/config-templates';
 import { isStoreError } from '@junction/store';
+import { mapStrings } from '@junction/telemetry';
 import type { ErrorResponse } from './schemas.js';
 
 /** Codes raised by the REST surface itself (domain packages bring their own). */
@@ -97,18 +98,6 @@ const DOMAIN_SERVER_FAULTS: ReadonlySet<string> = new Set([
   'CONFIG_UNREADABLE',
   'FILE_UNREADABLE',
 ]);
-
-/** `value` with `fn` applied to every string in it (details are JSON-safe by contract). */
-function mapStrings(value: unknown, fn: (text: string) => string): unknown {
-  if (typeof value === 'string') return fn(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, fn));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, mapStrings(v, fn)]),
-    );
-  }
-  return value;
-}
 
 /** The body of every error response (the `Error` schema of the OpenAPI document). */
 export type ErrorBody = ErrorResponse;

@@ -20,6 +20,7 @@ export {
   redactUrl,
 } from './redact.js';
 export type { RedactionPattern, Redactor } from './redact.js';
+export { mapStrings } from './map-strings.js';
 
 export { AsyncLocalStorageContextManager, ensureContextManager } from './context-manager.js';
 export { DEFAULT_SAMPLER, SAMPLER_NAMES, createSampler, parseSamplerRatio } from './samplers.js';

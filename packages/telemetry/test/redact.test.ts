@@ -204,3 +204,18 @@ describe('createRedactor', () => {
     expect(redactor.text('abcdefghij abcdef')).toBe(`${REDACTED} ${REDACTED}`);
   });
 });
+
+describe('mapStrings', () => {
+  it('applies a function to every string at any depth and keeps everything else', async () => {
+    const { mapStrings } = await import('../src/index.js');
+    const input = { a: 'x', n: 1, nil: null, list: ['y', 2, { deep: 'z', ok: true }] };
+    expect(mapStrings(input, (t) => t.toUpperCase())).toEqual({
+      a: 'X',
+      n: 1,
+      nil: null,
+      list: ['Y', 2, { deep: 'Z', ok: true }],
+    });
+    expect(input.a).toBe('x');
+    expect(mapStrings('s', (t) => `${t}!`)).toBe('s!');
+  });
+});
