@@ -2,7 +2,6 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore, type Agent, type Store } from '@junction/store';
@@ -16,34 +15,8 @@ import {
 import { AgentRunner, type AgentRunnerDeps } from '../src/agent-runner.js';
 import { McpClientPool } from '../src/mcp-client-pool.js';
 import { syncEnvironment } from '../src/sync-environment.js';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { fixtureServerPath } from './fixture-server.js';
-
-/** One scripted answer of the fake model server. */
-export type FakeStep = Record<string, unknown>;
-
-export interface FakeOpenAI {
-  url: string;
-  port: number;
-  requests: Array<{
-    body: Record<string, unknown>;
-    headers: Record<string, string | string[] | undefined>;
-  }>;
-  script(steps: FakeStep[]): void;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-export const fakeOpenAIPath: string = createRequire(import.meta.url).resolve(
-  '@junction/tooling/fixtures/fake-openai.mjs',
-);
-
-/** Starts the fake OpenAI-compatible server in this process. */
-export async function startFake(options: Record<string, unknown> = {}): Promise<FakeOpenAI> {
-  const mod = (await import(fakeOpenAIPath)) as {
-    startFakeOpenAI: (o: Record<string, unknown>) => Promise<FakeOpenAI>;
-  };
-  return mod.startFakeOpenAI(options);
-}
 
 export const API_KEY = 'sk-test-secret-0123456789';
 
@@ -85,7 +58,7 @@ export async function createHarness(
   );
   const store = await openStore({ url: options.storeUrl ?? ':memory:' });
   const pool = new McpClientPool({ connectTimeoutMs: 10_000, requestTimeoutMs: 10_000 });
-  const fake = await startFake();
+  const fake = await startFakeOpenAI();
   const tracing = createTracing({ exporter: 'memory' });
   const metrics = createMetrics();
   const logLines: string[] = [];
