@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createMcpHttpHandler } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
-
-const START = '// README-EXAMPLE-START\n';
-const END = '// README-EXAMPLE-END';
+import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
 
 let h: Harness;
 beforeAll(async () => {
@@ -51,16 +48,8 @@ describe('README example', () => {
     });
     listener.closeAllConnections();
 
-    const source = fs.readFileSync(new URL(import.meta.url), 'utf8');
-    const start = source.lastIndexOf(START) + START.length;
-    const example = source
-      .slice(start, source.indexOf(END, start))
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.replace(/^ {4}/, ''))
-      .join('\n');
-    expect(example.split('\n').length).toBeGreaterThan(8);
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const { example, readme } = readmeExample(import.meta.url);
+    expect(example.split('\n').length).toBeGreaterThan(10);
     expect(readme).toContain(example);
   });
 });

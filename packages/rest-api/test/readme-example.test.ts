@@ -8,9 +8,7 @@ import { openStore } from '@junction/store';
 import { createLogger, createMetrics } from '@junction/telemetry';
 import express from 'express';
 import { createRestRouter } from '../src/index.js';
-
-const START = '// README-EXAMPLE-START\n';
-const END = '// README-EXAMPLE-END';
+import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
 
 describe('README example', () => {
   it('is the code below, verbatim, and it serves', async () => {
@@ -55,16 +53,8 @@ describe('README example', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
 
-    const source = fs.readFileSync(new URL(import.meta.url), 'utf8');
-    const start = source.lastIndexOf(START) + START.length;
-    const example = source
-      .slice(start, source.indexOf(END, start))
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.replace(/^ {6}/, ''))
-      .join('\n');
+    const { example, readme } = readmeExample(import.meta.url);
     expect(example.split('\n').length).toBeGreaterThan(10);
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(example);
   });
 });

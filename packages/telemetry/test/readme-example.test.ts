@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import {
   SPAN_AGENT_EXECUTE,
@@ -9,9 +8,7 @@ import {
   tracingOptionsFromEnv,
   withSpan,
 } from '../src/index.js';
-
-const START = '// README-EXAMPLE-START\n';
-const END = '// README-EXAMPLE-END';
+import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
 
 describe('README example', () => {
   it('is the code below, verbatim, and it runs', async () => {
@@ -41,16 +38,8 @@ describe('README example', () => {
     expect(body).toContain('agent_runs_success{agent_name="ops"} 1\n');
     expect(body).toContain('mcp_servers_active 3\n');
 
-    const source = fs.readFileSync(new URL(import.meta.url), 'utf8');
-    const start = source.lastIndexOf(START) + START.length;
-    const example = source
-      .slice(start, source.indexOf(END, start))
-      .trimEnd()
-      .split('\n')
-      .map((line) => line.replace(/^ {4}/, ''))
-      .join('\n');
+    const { example, readme } = readmeExample(import.meta.url);
     expect(example.split('\n').length).toBeGreaterThan(10);
-    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(example);
   });
 });
