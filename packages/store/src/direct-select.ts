@@ -1,6 +1,6 @@
 import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
-import { prepared } from './prepared.js';
+import { driverValue, prepared } from './prepared.js';
 import { StoreError } from './store-error.js';
 
 /** What a direct select may choose: table columns and SQL expressions, flat (no nesting). */
@@ -61,13 +61,11 @@ export function directSelect<F extends DirectFields>(
 
 /** A parameter as the driver takes it (what @libsql/client would have converted). */
 function driverArg(value: unknown): unknown {
-  if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.getTime();
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new StoreError('INVALID_INPUT', `A query value must be a finite number; got ${value}.`);
   }
-  return value;
+  return driverValue(value);
 }
 
 /** Runs `select` with its placeholders filled from `values`; rows decoded as drizzle would. */
