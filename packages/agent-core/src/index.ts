@@ -63,5 +63,5 @@ export type {
   WorkerPool,
   WorkerPoolOptions,
 } from './service-runtime.js';
-export { runView } from './run-view.js';
+export { isoOrNull, runView } from './run-view.js';
 export type { RunView } from './run-view.js';

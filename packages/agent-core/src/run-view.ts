@@ -25,7 +25,10 @@ export interface RunView {
   completed_at: string | null;
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+/** A time as every surface shows it: ISO 8601, or null when there is none. */
+export function isoOrNull(date: Date | null | undefined): string | null {
+  return date ? date.toISOString() : null;
+}
 
 /** Shapes a run for output. */
 export function runView(run: Run): RunView {
@@ -47,7 +50,7 @@ export function runView(run: Run): RunView {
     error: run.error,
     trace_id: run.traceId,
     queued_at: run.queuedAt.toISOString(),
-    started_at: iso(run.startedAt),
-    completed_at: iso(run.completedAt),
+    started_at: isoOrNull(run.startedAt),
+    completed_at: isoOrNull(run.completedAt),
   };
 }

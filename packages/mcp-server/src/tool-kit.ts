@@ -56,6 +56,4 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: {
 }
 
 /** Dates as ISO strings, so structured content is plain JSON. */
-export function iso(date: Date | null | undefined): string | null {
-  return date ? date.toISOString() : null;
-}
+export { isoOrNull as iso } from '@junction/agent-core';

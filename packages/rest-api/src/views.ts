@@ -1,10 +1,8 @@
 // Store rows shaped as the REST API answers them: snake_case keys, ISO dates, ids as numbers.
 // Each function's return type is inferred from the zod schema the OpenAPI document publishes.
-import { agentView, runView } from '@junction/agent-core';
+import { agentView, isoOrNull as iso, runView } from '@junction/agent-core';
 import type { Agent, EnvironmentSummary, Run, RunEvent, Store } from '@junction/store';
 import type { AgentBody, EnvironmentBody, RunBody, RunEventBody } from './schemas.js';
-
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** An agent as every surface shows it (agent-core's agentView, checked against the schema). */
 export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> {
