@@ -64,4 +64,5 @@ export type {
   WorkerPoolOptions,
 } from './service-runtime.js';
 export { isoOrNull, runView } from './run-view.js';
+export { createKeyCheck, keyDigest, keyMatches, presentedKey } from './api-keys.js';
 export type { RunView } from './run-view.js';

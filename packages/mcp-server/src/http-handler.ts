@@ -1,9 +1,10 @@
 // MCP over Streamable HTTP: one session (transport + McpServer) per initialize, kept until
 // the client deletes it or the handler closes. This builds an express app; it never listens.
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createKeyCheck, presentedKey } from '@junction/agent-core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDeps } from './deps.js';
@@ -61,11 +62,6 @@ interface Session {
   lastSeen: number;
   /** Requests and streams of this session still open. */
   open: number;
-}
-
-/** SHA-256 of a key: equal-length values for a constant-time comparison. */
-function digestOf(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
 }
 
 /** Answers with a JSON-RPC error object and an HTTP status. */
@@ -170,7 +166,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   });
 
   // Keys next: the Host check is no access control (a client picks its Host header).
-  const keys = (options.apiKeys ?? []).filter((key) => key !== '').map(digestOf);
+  const keys = (options.apiKeys ?? []).filter((key) => key !== '');
+  const keyOk = createKeyCheck(keys);
   if (keys.length > 0) {
     app.use((req: Request, res: Response, next: NextFunction) => {
       const reachability = req.method === 'GET' && sessionIdOf(req) === undefined;
@@ -178,9 +175,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         next();
         return;
       }
-      const header = req.headers.authorization;
-      const bearer = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
-      const given = bearer ?? (req.headers['x-api-key'] as string | undefined);
+      const given = presentedKey(req.headers);
       if (given === undefined || given === '') {
         res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp"');
         rpcError(
@@ -191,8 +186,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         );
         return;
       }
-      const digest = digestOf(given);
-      if (!keys.some((key) => timingSafeEqual(key, digest))) {
+      if (!keyOk(given)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp", error="invalid_token"');
         rpcError(res, 401, SERVER_ERROR, 'Unauthorized: the key is not one of api.keys.');
         return;

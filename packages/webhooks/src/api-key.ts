@@ -1,13 +1,7 @@
 // The optional static bearer key of the webhook server (webhook.api_key / JUNCTION_WEBHOOK_API_KEY).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createKeyCheck } from '@junction/agent-core';
 import type { RequestHandler } from 'express';
 import { WebhookError } from './errors.js';
-
-// Both sides are hashed first so timingSafeEqual always compares equal-length buffers and the
-// comparison time says nothing about the key's length or where a guess goes wrong.
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
 
 const BEARER = /^Bearer[ \t]+(\S.*)$/i;
 
@@ -17,7 +11,8 @@ const BEARER = /^Bearer[ \t]+(\S.*)$/i;
  */
 export function requireApiKey(apiKey: string | undefined): RequestHandler {
   if (apiKey === undefined || apiKey === '') return (_req, _res, next) => next();
-  const expected = digest(apiKey);
+  // Compared in constant time (agent-core's key check hashes both sides).
+  const check = createKeyCheck([apiKey]);
   return (req, _res, next) => {
     const match = BEARER.exec(req.headers.authorization ?? '');
     const token = match?.[1]?.trim();
@@ -30,7 +25,7 @@ export function requireApiKey(apiKey: string | undefined): RequestHandler {
       );
       return;
     }
-    if (!timingSafeEqual(digest(token), expected)) {
+    if (!check(token)) {
       next(
         new WebhookError(
           'INVALID_API_KEY',

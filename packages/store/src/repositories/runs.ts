@@ -181,7 +181,7 @@ export class RunsRepository {
     if (batch.length === 0) return;
     try {
       const values: Record<string, unknown> = {};
-      batch.forEach(({ input, now }, i) => Object.assign(values, createValues(input, now, i)));
+      batch.forEach(({ input, now }, i) => addCreateValues(values, input, now, i));
       const rows = await runDirectSelect(
         this.#ctx.rows,
         directSelect(db, `runs.createMany:${batch.length}`, RUN_FIELDS, (d, fields) =>
@@ -487,8 +487,8 @@ function createRow(suffix: string): Record<(typeof CREATE_COLUMNS)[number], SQL>
   ) as Record<(typeof CREATE_COLUMNS)[number], SQL>;
 }
 
-/** Driver values of a create, for row `index` of a group insert (or the single insert). */
-function createValues(input: RunCreateInput, now: Date, index?: number): Record<string, unknown> {
+/** Driver values of a create (the single insert; `addCreateValues` names them for a group). */
+function createValues(input: RunCreateInput, now: Date): Record<string, unknown> {
   const claimed = input.claimedBy;
   const row: Record<(typeof CREATE_COLUMNS)[number], unknown> = {
     agentId: input.agentId ?? null,
@@ -507,8 +507,24 @@ function createValues(input: RunCreateInput, now: Date, index?: number): Record<
     idempotencyKey: input.idempotencyKey ?? null,
     queuedAt: now.getTime(),
   };
-  if (index === undefined) return row;
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [`${k}_${index}`, v]));
+  return row;
+}
+
+/** Slot names of row `i` of a group insert, made once per row number. */
+const suffixedColumns: string[][] = [];
+
+/** Adds the driver values of row `index` of a group insert to `values` (no copy per row). */
+function addCreateValues(
+  values: Record<string, unknown>,
+  input: RunCreateInput,
+  now: Date,
+  index: number,
+): void {
+  const row = createValues(input, now);
+  const names = (suffixedColumns[index] ??= CREATE_COLUMNS.map((c) => `${c}_${index}`));
+  CREATE_COLUMNS.forEach((column, i) => {
+    values[names[i] as string] = row[column];
+  });
 }
 
 function createRun(db: LibSQLDatabase) {
