@@ -4,6 +4,7 @@
 //                                            looks the agent up, queues a run in the libSQL file
 //                                            (no workers here: nothing executes the runs)
 //   node servers.mjs bare                    a bare express app answering 202
+import { openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import express from 'express';
 import { RunQueue } from '@junction/agent-core';
@@ -19,13 +20,22 @@ if (kind === 'junction') {
   if (!(await store.agents.getByName(env.id, 'bench'))) {
     await store.agents.create(env.id, { name: 'bench', description: 'bench agent' });
   }
-  // As a deployed webhook server logs: info level, JSON lines (to a file here, not the terminal).
+  // As the webhook-server app logs (apps/webhook-server): one JSON-lines output with the API
+  // key among the secrets and the service name on every record. Its stdout here is a file
+  // written synchronously, as Node writes stdout to a pipe or a file.
+  const fd = openSync(`${file}.log`, 'a');
   const logger = createLogger({
     level: 'info',
     format: 'json',
-    stream: new Writable({ write: (_chunk, _encoding, done) => done() }),
-    file: `${file}.log`,
+    stream: new Writable({
+      write: (chunk, _encoding, done) => {
+        writeSync(fd, chunk);
+        done();
+      },
+    }),
     env: {},
+    secrets: ['bench-key'],
+    base: { service: 'junction-webhook-server' },
   });
   const queue = new RunQueue({ store, logger, runner: { execute: async (run) => run } });
   app = createWebhookApp({ store, queue, logger, enabled: true, apiKey: 'bench-key' });

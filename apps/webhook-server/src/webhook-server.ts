@@ -1,7 +1,6 @@
 // The webhook-server app: POST /execute (when webhook.enabled) and GET /runs/:run_id on
 // webhook.port, plus GET /health for probes. It runs no workers: a run it accepts is written
 // `queued` to the shared store, and an api-server's workers (or `junction serve`) execute it.
-import express from 'express';
 import { RunQueue, type RunExecutor } from '@junction/agent-core';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore } from '@junction/store';
@@ -65,23 +64,19 @@ export async function startWebhookServer(
     const store = await openStore({ url: config.database_url });
     onRollback(() => store.close());
     const queue = new RunQueue({ store, runner: noWorkers, logger });
-    const app = express();
-    app.disable('x-powered-by');
-    app.set('etag', false);
-    // Before the webhook routes: probes need no key, and /health is not a webhook route.
-    app.get(
-      '/health',
-      createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
-    );
-    app.use(
-      createWebhookApp({
+    const app = createWebhookApp(
+      {
         store,
         queue,
         logger,
         enabled: config.webhook.enabled,
         ...(apiKey ? { apiKey } : {}),
         maxBodyBytes: config.webhook.max_body_bytes,
-      }),
+      },
+      // Probes need no key, and /health is not a webhook route.
+      {
+        health: createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
+      },
     );
     const http = await listen(app, {
       host,

@@ -38,7 +38,7 @@ export interface ServiceRuntime {
   /** ai_provider, ai_model, ai_base_url, ai_api_key from the config. */
   modelSettings: ModelSettings;
   /** Throws the model's configuration error (missing key, unknown provider) before a run is queued. */
-  checkAgent(agent: Agent): void;
+  checkAgent(agent: Pick<Agent, 'name' | 'model'>): void;
   /** Flushes traces and metrics and stops every tool server. */
   close(): Promise<void>;
 }
@@ -90,7 +90,7 @@ export function createServiceRuntime(options: ServiceRuntimeOptions): ServiceRun
     metrics,
     runner,
     modelSettings,
-    checkAgent(agent: Agent): void {
+    checkAgent(agent: Pick<Agent, 'name' | 'model'>): void {
       resolveModel(agent.model ?? undefined, modelSettings, env);
     },
     async close(): Promise<void> {

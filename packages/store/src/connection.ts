@@ -32,6 +32,23 @@ export interface ConnectOptions {
   busyTimeoutMs: number;
 }
 
+/** Raw rows from the native database of a local file (see `nativeReader`). */
+function nativeRows(native: NativeReader): RowReader {
+  return {
+    all: async (sql, args) => native.all(sql, args),
+    first: async (sql, args) => native.first(sql, args),
+  };
+}
+
+/** Raw rows through the client, for a remote database. */
+function clientRows(client: Client): RowReader {
+  const all = async (sql: string, args: unknown[]): Promise<unknown[][]> =>
+    (await client.execute({ sql, args: args as InArgs })).rows.map((row) =>
+      Array.prototype.slice.call(row),
+    );
+  return { all, first: async (sql, args) => (await all(sql, args))[0] };
+}
+
 // One client per database per process, as the architecture requires: a second client on the
 // same file would be a second writer this process cannot serialise against.
 const connections = new Map<string, SharedConnection>();
@@ -116,12 +133,7 @@ export async function acquireConnection(
     db,
     queue,
     native,
-    rows: native
-      ? async (sql, args): Promise<unknown[][]> => native.all(sql, args)
-      : async (sql, args): Promise<unknown[][]> =>
-          (await client.execute({ sql, args: args as InArgs })).rows.map((row) =>
-            Array.prototype.slice.call(row),
-          ),
+    rows: native ? nativeRows(native) : clientRows(client),
     refs: 1,
     ready: Promise.resolve(),
   };

@@ -68,6 +68,7 @@ export type {
   AgentInput,
   AgentPatch,
   AgentFilter,
+  AgentRef,
   AgentSummary,
 } from './repositories/agents.js';
 export { runDurationMs } from './repositories/runs.js';

@@ -5,6 +5,7 @@ interface NativeStatement {
   raw(on?: boolean): NativeStatement;
   safeIntegers(on?: boolean): NativeStatement;
   all(args: unknown[]): unknown[][];
+  get(args: unknown[]): unknown[] | undefined;
 }
 interface NativeDatabase {
   prepare(sql: string): NativeStatement;
@@ -70,6 +71,8 @@ export function installStatementCache(): void {
 export interface NativeReader {
   /** Rows of `sql` as arrays of driver values. */
   all(sql: string, args: unknown[]): unknown[][];
+  /** The first row of `sql` (one step, no row iterator), or undefined. */
+  first(sql: string, args: unknown[]): unknown[] | undefined;
   /** Drops the statements and the handle, so closing the client really closes the file. */
   dispose(): void;
 }
@@ -86,17 +89,19 @@ export function nativeReader(client: {
   if (!db) return undefined;
   const prepare = unpatchedPrepare;
   const statements = new Map<string, NativeStatement>();
+  const statementOf = (sql: string): NativeStatement => {
+    if (!db) throw Object.assign(new Error('The client is closed'), { code: 'CLIENT_CLOSED' });
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = prepare.call(db, sql).raw(true).safeIntegers(false);
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   return {
-    all(sql, args): unknown[][] {
-      if (!db) throw Object.assign(new Error('The client is closed'), { code: 'CLIENT_CLOSED' });
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = prepare.call(db, sql).raw(true).safeIntegers(false);
-        if (statements.size >= MAX_STATEMENTS) statements.clear();
-        statements.set(sql, statement);
-      }
-      return statement.all(args);
-    },
+    all: (sql, args) => statementOf(sql).all(args),
+    first: (sql, args) => statementOf(sql).get(args) ?? undefined,
     dispose(): void {
       statements.clear();
       db = undefined;

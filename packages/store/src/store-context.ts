@@ -16,6 +16,12 @@ export interface StoreContext {
     select: (db: LibSQLDatabase) => DirectSelect<Row>,
     values: Record<string, unknown>,
   ): Promise<Row[]>;
+  /** Like `select`, for a query of at most one row: its row, or undefined. */
+  selectFirst<Row>(
+    operation: string,
+    select: (db: LibSQLDatabase) => DirectSelect<Row>,
+    values: Record<string, unknown>,
+  ): Promise<Row | undefined>;
   /** The connection's raw row reader, for `runDirectSelect` inside a `write` task. */
   rows: RowReader;
   /** Runs a write through the process-wide write queue of this database. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { releaseConnection, type Connection } from './connection.js';
-import { runDirectSelect, type DirectSelect } from './direct-select.js';
+import { runDirectFirst, runDirectSelect, type DirectSelect } from './direct-select.js';
 import { runMigrations } from './migrations.js';
 import { AgentsRepository } from './repositories/agents.js';
 import { ApprovalsRepository } from './repositories/approvals.js';
@@ -69,6 +69,17 @@ export class Store {
       ): Promise<Row[]> => {
         try {
           return await runDirectSelect(conn.rows, select(this.#db(operation)), values);
+        } catch (err) {
+          throw toStoreError(err, operation);
+        }
+      },
+      selectFirst: async <Row>(
+        operation: string,
+        select: (db: LibSQLDatabase) => DirectSelect<Row>,
+        values: Record<string, unknown>,
+      ): Promise<Row | undefined> => {
+        try {
+          return await runDirectFirst(conn.rows, select(this.#db(operation)), values);
         } catch (err) {
           throw toStoreError(err, operation);
         }

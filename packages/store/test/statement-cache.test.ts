@@ -127,8 +127,55 @@ describe('direct reads against drizzle', () => {
       }),
     ]);
     for (const run of created) expect(run).toEqual(await store.runs.get(run.id));
+    // A run handed back owns its variables: changing the caller's object changes nothing.
+    const variables = { K: 'v' };
+    const own = await store.runs.create({ agentName: 'full', task: 'c', source: 'api', variables });
+    variables.K = 'changed';
+    expect(own.variables).toEqual({ K: 'v' });
+    expect(await store.runs.get(own.id)).toEqual(own);
     expect(created[1]).toMatchObject({ status: 'running', variables: { K: 'v' } });
     expect(created[1]?.startedAt).toBeInstanceOf(Date);
+  });
+
+  it('find the agent a bare name means: the preferred environment first, else the only one', async () => {
+    const store = await openStore({ url: ':memory:' });
+    opened.push(store);
+    const main = await store.environments.create({ name: 'default' });
+    const dev = await store.environments.create({ name: 'dev' });
+    const prod = await store.environments.create({ name: 'prod' });
+    const shared = await store.agents.create(dev.id, { name: 'shared', model: 'openai/dev' });
+    const preferred = await store.agents.create(main.id, { name: 'shared', model: 'openai/x' });
+    await store.agents.create(prod.id, { name: 'shared' });
+    const solo = await store.agents.create(prod.id, { name: 'solo' });
+    await store.agents.create(dev.id, { name: 'twice' });
+    await store.agents.create(prod.id, { name: 'twice' });
+    const ref = (a: typeof solo): object => ({
+      id: a.id,
+      name: a.name,
+      environmentId: a.environmentId,
+      model: a.model,
+    });
+    expect(await store.agents.findByName('shared', 'default')).toEqual({
+      agent: ref(preferred),
+      count: 3,
+    });
+    expect(await store.agents.findByName('shared', 'dev')).toEqual({
+      agent: ref(shared),
+      count: 3,
+    });
+    expect(await store.agents.findByName('solo', 'default')).toEqual({
+      agent: ref(solo),
+      count: 1,
+    });
+    // In two environments, neither preferred: ambiguous, the caller lists them.
+    expect(await store.agents.findByName('twice', 'default')).toEqual({
+      agent: undefined,
+      count: 2,
+    });
+    expect(await store.agents.findByName('nobody', 'default')).toEqual({
+      agent: undefined,
+      count: 0,
+    });
   });
 
   it('refuse a value that is not a finite number instead of reading it as NULL', async () => {
@@ -144,7 +191,13 @@ describe('direct reads against drizzle', () => {
     const client = createClient({ url: `file:${path.join(dir, 'n.db')}` });
     const reader = nativeReader(client);
     expect(reader?.all('SELECT 1 + ?', [41])).toEqual([[42]]);
+    // first: one row as an array, or undefined when there is none.
+    expect(reader?.first('SELECT ? AS a, ? AS b', ['x', 2])).toEqual(['x', 2]);
+    expect(reader?.first('SELECT 1 WHERE 0', [])).toBeUndefined();
     reader?.dispose();
+    expect(() => reader?.first('SELECT 1', [])).toThrow(
+      expect.objectContaining({ code: 'CLIENT_CLOSED' }),
+    );
     expect(() => reader?.all('SELECT 1', [])).toThrow(
       expect.objectContaining({ code: 'CLIENT_CLOSED' }),
     );

@@ -1,6 +1,6 @@
 // Which agent a POST /execute body names, with refusals that say how to name it correctly.
 import { DEFAULT_ENVIRONMENT } from '@junction/config-templates';
-import type { Agent, Store } from '@junction/store';
+import type { AgentRef, Store } from '@junction/store';
 import { WebhookError } from './errors.js';
 import type { ExecuteRequest } from './execute-request.js';
 
@@ -12,7 +12,10 @@ const LIST_HINT = 'List agents with `junction agent list` or GET /api/v1/agents'
  * when given; otherwise in the default environment first, then in the one environment that
  * has an agent of that name. A name found in several other environments is AGENT_AMBIGUOUS.
  */
-export async function resolveExecuteAgent(store: Store, request: ExecuteRequest): Promise<Agent> {
+export async function resolveExecuteAgent(
+  store: Store,
+  request: ExecuteRequest,
+): Promise<AgentRef> {
   const { agent_id: agentId, agent_name: agentName, environment } = request;
   const env = environment === undefined ? undefined : await requireEnvironment(store, environment);
   if (agentId !== undefined) {
@@ -54,18 +57,18 @@ export async function resolveExecuteAgent(store: Store, request: ExecuteRequest)
     }
     return agent;
   }
-  const matches = await store.agents.list({ name, limit: 1000 });
-  if (matches.length === 0) {
+  const found = await store.agents.findByName(name, DEFAULT_ENVIRONMENT);
+  if (found.agent) return found.agent;
+  if (found.count === 0) {
     throw new WebhookError(
       'AGENT_NOT_FOUND',
       `No agent is named "${name}". ${LIST_HINT}; if its prompt file is new, run \`junction sync <environment>\`.`,
       { agent_name: name },
     );
   }
-  if (matches.length === 1) return matches[0] as Agent;
+  // Several environments have it and none is the default: name them.
+  const matches = await store.agents.list({ name, limit: 1000 });
   const environments = new Map((await store.environments.list()).map((e) => [e.id, e.name]));
-  const preferred = matches.find((a) => environments.get(a.environmentId) === DEFAULT_ENVIRONMENT);
-  if (preferred) return preferred;
   const where = matches.map(
     (a) => `"${environments.get(a.environmentId) ?? '?'}" (agent_id ${a.id})`,
   );

@@ -2,7 +2,7 @@
 // request started instead of starting another. The key lives on the run row (unique column),
 // so every process sharing the store sees it; an expired key is released from its old run
 // (only while that run still holds it) and may then start a new one.
-import type { Agent, Run, Store } from '@junction/store';
+import type { AgentRef, Run, Store } from '@junction/store';
 import { WebhookError } from './errors.js';
 
 /** How long a key keeps returning the same run: 24 hours. */
@@ -30,7 +30,7 @@ export function storedIdempotencyKey(header: string | undefined): string | undef
 
 /** What a repeat must match to count as the same request. */
 export interface IdempotentRequest {
-  agent: Agent;
+  agent: AgentRef;
   task: string;
   variables: Record<string, string>;
 }

@@ -3,9 +3,8 @@
 export { WEBHOOK_ERROR_CODES, WebhookError, isWebhookError } from './errors.js';
 export type { JsonValue, WebhookErrorCode } from './errors.js';
 
-export { DEFAULT_MAX_BODY_BYTES, createWebhookRouter } from './webhook-router.js';
-export { createWebhookApp } from './webhook-app.js';
-export type { WebhookRouterDeps } from './webhook-router.js';
+export { DEFAULT_MAX_BODY_BYTES, createWebhookApp, createWebhookRouter } from './webhook-router.js';
+export type { WebhookAppOptions, WebhookRouterDeps } from './webhook-router.js';
 export {
   HTTP_STATUS_BY_CODE,
   toHttpFailure,

@@ -1,14 +1,15 @@
 // The inbound routes of the webhook server (port 8587): POST /execute and GET /runs/:run_id.
-// A factory only: the app mounts the router and listens.
+// Factories only: `createWebhookApp` serves them flat on an app, `createWebhookRouter` for mounting.
+import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { isAgentCoreError, type RunQueue } from '@junction/agent-core';
-import { isStoreError, type Agent, type Run, type Store } from '@junction/store';
+import { isStoreError, type AgentRef, type Run, type Store } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
 import { resolveExecuteAgent } from './agent-lookup.js';
-import { requireApiKey } from './api-key.js';
+import { apiKeyCheck, requireApiKey } from './api-key.js';
 import { WebhookError, isWebhookError } from './errors.js';
 import { parseExecuteRequest } from './execute-request.js';
-import { methodNotAllowed, webhookErrorHandler } from './http-errors.js';
+import { methodNotAllowed, webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
 import {
   assertSameRequest,
   findLiveRun,
@@ -33,33 +34,34 @@ export interface WebhookRouterDeps {
   /** Largest accepted body in bytes (config webhook.max_body_bytes). Default 1 MiB. */
   maxBodyBytes?: number;
   /** Throws a coded error (e.g. MODEL_API_KEY_MISSING) when the agent cannot run as configured; called before anything is queued. */
-  checkAgent?: (agent: Agent) => void;
+  checkAgent?: (agent: AgentRef) => void;
   /** Clock of the idempotency window. Default `() => new Date()`. */
   now?: () => Date;
 }
 
 const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 
-/** 415 unless the request says its body is JSON. */
-const requireJsonBody: RequestHandler = (req, _res, next) => {
+/** A 415 refusal unless the request says its body is JSON. */
+function jsonTypeRefusal(req: IncomingMessage): WebhookError | undefined {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!JSON_TYPE.test(type)) {
-    next(
-      new WebhookError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        type === ''
-          ? 'Content-Type is missing: send the body as JSON with "Content-Type: application/json".'
-          : `Content-Type ${JSON.stringify(type)} is not accepted: send the body as JSON with "Content-Type: application/json".`,
-        { content_type: type },
-      ),
-    );
-    return;
-  }
-  next();
-};
+  if (JSON_TYPE.test(type)) return undefined;
+  return new WebhookError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    type === ''
+      ? 'Content-Type is missing: send the body as JSON with "Content-Type: application/json".'
+      : `Content-Type ${JSON.stringify(type)} is not accepted: send the body as JSON with "Content-Type: application/json".`,
+    { content_type: type },
+  );
+}
 
-/** Builds the router of POST /execute (when enabled) and GET /runs/:run_id, ending in a JSON error handler. */
-export function createWebhookRouter(deps: WebhookRouterDeps): Router {
+/** Where the routes go: an app (flat, as `createWebhookApp` serves them) or a router. */
+type RouteTarget = Pick<Router, 'get' | 'post' | 'all'>;
+
+/**
+ * Adds POST /execute (when enabled) and GET /runs/:run_id to `target`. Each route is one
+ * middleware plus its handler: on a busy server every extra routing layer is paid per request.
+ */
+function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps): void {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new WebhookError(
@@ -69,19 +71,23 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   }
   const logger = deps.logger.child({ component: 'webhook' });
   const now = deps.now ?? ((): Date => new Date());
-  const auth = requireApiKey(deps.apiKey);
-  const router = express.Router();
+  const keyRefusal = apiKeyCheck(deps.apiKey);
 
   if (deps.enabled) {
-    // Key first, then type and size: an unauthenticated caller never gets its body read.
     const parseJson = express.json({ limit: maxBodyBytes, strict: false, type: () => true });
-    router.post('/execute', auth, requireJsonBody, parseJson, async (req, res) => {
+    // Key first, then type and size: an unauthenticated caller never gets its body read.
+    const admit: RequestHandler = (req, res, next) => {
+      const refusal = keyRefusal(req) ?? jsonTypeRefusal(req);
+      if (refusal) next(refusal);
+      else parseJson(req, res, next);
+    };
+    target.post('/execute', admit, async (req, res) => {
       await execute(deps, logger, now, req, res);
     });
-    router.all('/execute', methodNotAllowed(['POST']));
+    target.all('/execute', methodNotAllowed(['POST']));
   }
 
-  router.get('/runs/:run_id', auth, async (req, res) => {
+  target.get('/runs/:run_id', requireApiKey(deps.apiKey), async (req, res) => {
     const raw = String(req.params.run_id);
     const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(id)) {
@@ -101,10 +107,40 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
     }
     res.json({ run: runView(run) });
   });
-  router.all('/runs/:run_id', methodNotAllowed(['GET', 'HEAD']));
+  target.all('/runs/:run_id', methodNotAllowed(['GET', 'HEAD']));
+}
 
-  router.use(webhookErrorHandler(logger));
+/** Builds the router of POST /execute (when enabled) and GET /runs/:run_id, ending in a JSON error handler. */
+export function createWebhookRouter(deps: WebhookRouterDeps): Router {
+  const router = express.Router();
+  addWebhookRoutes(router, deps);
+  router.use(webhookErrorHandler(deps.logger.child({ component: 'webhook' })));
   return router;
+}
+
+/** What an app serves besides the webhook routes. */
+export interface WebhookAppOptions {
+  /** GET /health, answered without the API key (probes carry none). */
+  health?: RequestHandler;
+}
+
+/**
+ * An express app serving the webhook routes, with JSON answers for unknown routes and faults.
+ * The routes sit on the app itself, not in a mounted router or sub-app: on a busy server each
+ * nesting level is paid on every request.
+ */
+export function createWebhookApp(
+  deps: WebhookRouterDeps,
+  options: WebhookAppOptions = {},
+): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (options.health) app.get('/health', options.health);
+  addWebhookRoutes(app, deps);
+  app.use(webhookNotFoundHandler());
+  app.use(webhookErrorHandler(deps.logger.child({ component: 'webhook' })));
+  return app;
 }
 
 async function execute(
@@ -172,7 +208,7 @@ function replay(
 }
 
 /** Runs the app's check; an uncoded refusal becomes AGENT_REFUSED with a redacted reason. */
-function checkAgent(deps: WebhookRouterDeps, agent: Agent): void {
+function checkAgent(deps: WebhookRouterDeps, agent: AgentRef): void {
   try {
     deps.checkAgent?.(agent);
   } catch (err) {

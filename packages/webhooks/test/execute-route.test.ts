@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AgentCoreError } from '@junction/agent-core';
-import type { Agent } from '@junction/store';
+import type { AgentRef } from '@junction/store';
 import {
   memoryLogger,
   openFixture,
@@ -395,7 +395,7 @@ describe('POST /execute', () => {
   });
 
   it("refuses with the check's code, never a 500, when the agent cannot run as configured", async () => {
-    const checked: Agent[] = [];
+    const checked: AgentRef[] = [];
     app = await startWebhookApp(fx, {
       checkAgent: (agent) => {
         checked.push(agent);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Agent, Environment, Tool } from '../rows.js';
 import { agentAgents, agents, agentTools, environments, tools } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
@@ -80,6 +80,22 @@ function slotValues(filter: Omit<AgentFilter, keyof Page>): Record<string, unkno
 
 /** Every column of an agent, for the reads that answer whole agents. */
 const AGENT_FIELDS = getTableColumns(agents);
+
+/** What running an agent needs from its row: which agent it is and the model it asks for. */
+export type AgentRef = Pick<Agent, 'id' | 'name' | 'environmentId' | 'model'>;
+
+/** The columns of `findByName`: the agent's reference, how many share its name, and whether its environment is the preferred one. */
+const FIND_FIELDS = {
+  id: agents.id,
+  name: agents.name,
+  environmentId: agents.environmentId,
+  model: agents.model,
+  count:
+    sql<number>`(SELECT count(*) FROM "agents" AS "same" WHERE "same"."name" = "agents"."name")`.mapWith(
+      Number,
+    ),
+  preferred: sql<boolean>`${environments.name} = ${slot('preferred')}`.mapWith(Boolean),
+};
 
 /** The columns of an agent summary. */
 const SUMMARY_FIELDS = {
@@ -167,7 +183,7 @@ export class AgentsRepository {
 
   /** The agent with this id, or undefined. */
   async get(id: number): Promise<Agent | undefined> {
-    const [row] = await this.#ctx.select(
+    return this.#ctx.selectFirst(
       'get agent',
       (db) =>
         directSelect(db, 'agents.get', AGENT_FIELDS, (d, fields) =>
@@ -178,7 +194,6 @@ export class AgentsRepository {
         ),
       { id },
     );
-    return row;
   }
 
   /** An agent with its environment, in one query (the runner's hot path). */
@@ -199,7 +214,7 @@ export class AgentsRepository {
 
   /** The agent called `name` in the environment, or undefined. */
   async getByName(environmentId: number, name: string): Promise<Agent | undefined> {
-    const [row] = await this.#ctx.select(
+    return this.#ctx.selectFirst(
       'get agent by name',
       (db) =>
         directSelect(db, 'agents.getByName', AGENT_FIELDS, (d, fields) =>
@@ -212,7 +227,35 @@ export class AgentsRepository {
         ),
       { environmentId, name },
     );
-    return row;
+  }
+
+  /**
+   * The agent a bare name means, for callers that take a name without an environment
+   * (POST /execute): the one in environment `preferred` when it has one, else the only one.
+   * `count` is how many environments have an agent of that name, so `agent` undefined with a
+   * count above 1 is ambiguous (list them to say which). One short read of four columns.
+   */
+  async findByName(
+    name: string,
+    preferred: string,
+  ): Promise<{ agent: AgentRef | undefined; count: number }> {
+    const row = await this.#ctx.selectFirst(
+      'find agent by name',
+      (db) =>
+        directSelect(db, 'agents.findByName', FIND_FIELDS, (d, fields) =>
+          d
+            .select(fields)
+            .from(agents)
+            .innerJoin(environments, eq(environments.id, agents.environmentId))
+            .where(eq(agents.name, slot('name')))
+            .orderBy(desc(fields.preferred), asc(agents.environmentId))
+            .limit(1),
+        ),
+      { name, preferred },
+    );
+    if (!row) return { agent: undefined, count: 0 };
+    const { count, preferred: isPreferred, ...agent } = row;
+    return { agent: count === 1 || isPreferred ? agent : undefined, count };
   }
 
   /** Agents matching the filter, by environment then name. */
