@@ -70,6 +70,7 @@ export type {
   AgentFilter,
   AgentRef,
   AgentSummary,
+  FoundAgent,
 } from './repositories/agents.js';
 export { runDurationMs } from './repositories/runs.js';
 export type {

@@ -176,6 +176,22 @@ describe('direct reads against drizzle', () => {
       agent: undefined,
       count: 0,
     });
+    // Lookups asked together share a read, yet each caller owns what it gets.
+    const [a, b, c] = await Promise.all([
+      store.agents.findByName('shared', 'default'),
+      store.agents.findByName('shared', 'default'),
+      store.agents.findByName('shared', 'dev'),
+    ]);
+    expect(a).toEqual({ agent: ref(preferred), count: 3 });
+    expect(b).toEqual(a);
+    expect(b.agent).not.toBe(a.agent);
+    expect(c).toEqual({ agent: ref(shared), count: 3 });
+    // A lookup asked after a write sees it.
+    const added = await store.agents.create(main.id, { name: 'twice' });
+    expect(await store.agents.findByName('twice', 'default')).toEqual({
+      agent: ref(added),
+      count: 3,
+    });
   });
 
   it('refuse a value that is not a finite number instead of reading it as NULL', async () => {

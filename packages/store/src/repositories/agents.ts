@@ -84,6 +84,14 @@ const AGENT_FIELDS = getTableColumns(agents);
 /** What running an agent needs from its row: which agent it is and the model it asks for. */
 export type AgentRef = Pick<Agent, 'id' | 'name' | 'environmentId' | 'model'>;
 
+/** What `findByName` answers. */
+export interface FoundAgent {
+  /** The agent the name means, unless none or several (with none preferred) have it. */
+  agent: AgentRef | undefined;
+  /** How many environments have an agent of that name. */
+  count: number;
+}
+
 /** The columns of `findByName`: the agent's reference, how many share its name, and whether its environment is the preferred one. */
 const FIND_FIELDS = {
   id: agents.id,
@@ -141,6 +149,8 @@ function uniqueIds(ids: readonly number[], what: string): number[] {
 /** Agents of each environment, with the tools and sub-agents bound to them. */
 export class AgentsRepository {
   readonly #ctx: StoreContext;
+  /** `findByName` reads waiting for their turn, by name and preferred environment. */
+  readonly #finding = new Map<string, Promise<FoundAgent>>();
 
   constructor(ctx: StoreContext) {
     this.#ctx = ctx;
@@ -234,11 +244,29 @@ export class AgentsRepository {
    * (POST /execute): the one in environment `preferred` when it has one, else the only one.
    * `count` is how many environments have an agent of that name, so `agent` undefined with a
    * count above 1 is ambiguous (list them to say which). One short read of four columns.
+   *
+   * Identical lookups asked for in the same turn of the event loop share that one read, made
+   * in the next turn (as run creates are grouped): under a burst of webhooks for one agent the
+   * read is paid once per turn, not once per request. A read always starts after every lookup
+   * it answers was asked for, so none sees older data than a read of its own would.
    */
-  async findByName(
-    name: string,
-    preferred: string,
-  ): Promise<{ agent: AgentRef | undefined; count: number }> {
+  async findByName(name: string, preferred: string): Promise<FoundAgent> {
+    const key = `${preferred}\u0000${name}`;
+    let found = this.#finding.get(key);
+    if (!found) {
+      found = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        // Later lookups wait for a read of their own.
+        this.#finding.delete(key);
+        return this.#findByName(name, preferred);
+      });
+      this.#finding.set(key, found);
+    }
+    const { agent, count } = await found;
+    // Each caller gets its own object.
+    return { agent: agent && { ...agent }, count };
+  }
+
+  async #findByName(name: string, preferred: string): Promise<FoundAgent> {
     const row = await this.#ctx.selectFirst(
       'find agent by name',
       (db) =>
