@@ -1,4 +1,4 @@
-import { Column, fillPlaceholders, is, type Query, type SQL } from 'drizzle-orm';
+import { Column, is, Param, Placeholder, type Query, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { driverValue, prepared } from './prepared.js';
 import { StoreError } from './store-error.js';
@@ -20,7 +20,8 @@ export type RowOf<F extends DirectFields> = {
 /** A query built by drizzle once, run straight against the driver: SQL text, slots, decoders. */
 export interface DirectSelect<Row> {
   readonly sql: string;
-  readonly params: readonly unknown[];
+  /** One per parameter of `sql`: its driver value, taken from the values of a call. */
+  readonly args: readonly ((values: Record<string, unknown>) => unknown)[];
   readonly keys: readonly string[];
   readonly decoders: readonly ((value: unknown) => unknown)[];
   /** Only carries the row type. */
@@ -63,8 +64,40 @@ export function directSelect<F extends DirectFields>(
   return prepared(db, `direct:${key}`, (d) => {
     const { sql, params } = build(d, fields).toSQL();
     const keys = Object.keys(fields);
-    return { sql, params, keys, decoders: keys.map((k) => decoderOf(fields[k] as Column)) };
+    return {
+      sql,
+      args: params.map(argOf),
+      keys,
+      decoders: keys.map((k) => decoderOf(fields[k] as Column)),
+    };
   });
+}
+
+/** The value of `name` in a call's values; a missing one is a bug of the caller. */
+function slotValue(values: Record<string, unknown>, name: string): unknown {
+  if (!(name in values)) {
+    throw new StoreError('INVALID_INPUT', `No value for placeholder "${name}" was provided.`);
+  }
+  return values[name];
+}
+
+/**
+ * How a parameter gets its driver value, decided once per statement (as drizzle's
+ * fillPlaceholders does on every call): a slot's value, a slot's value through its column's
+ * encoder, or a constant.
+ */
+function argOf(param: unknown): (values: Record<string, unknown>) => unknown {
+  if (is(param, Placeholder)) {
+    const { name } = param as Placeholder;
+    return (values) => driverArg(slotValue(values, name));
+  }
+  if (is(param, Param) && is((param as Param).value, Placeholder)) {
+    const { encoder, value } = param as Param;
+    const { name } = value as Placeholder;
+    return (values) => driverArg(encoder.mapToDriverValue(slotValue(values, name)));
+  }
+  const constant = driverArg(param);
+  return () => constant;
 }
 
 /** A parameter as the driver takes it (what @libsql/client would have converted). */
@@ -78,7 +111,7 @@ function driverArg(value: unknown): unknown {
 
 /** The driver arguments of `select` with its placeholders filled from `values`. */
 function argsOf(select: DirectSelect<unknown>, values: Record<string, unknown>): unknown[] {
-  return fillPlaceholders(select.params as unknown[], values).map(driverArg);
+  return select.args.map((arg) => arg(values));
 }
 
 /** A row of driver values decoded as drizzle would. */

@@ -19,6 +19,19 @@ const RESERVED = new Set(['level', 'ts', 'msg']);
 
 /** The record as one JSON line (no newline): `level`, `ts`, `msg` first, then the fields; a field named like a reserved key is kept as `_<key>`. */
 export function formatJsonRecord(record: LogRecord): string {
+  const { fields } = record;
+  let line = `{"level":${JSON.stringify(record.level)},"ts":${JSON.stringify(record.ts)},"msg":${JSON.stringify(record.msg)}`;
+  // Written field by field (no object built per record); a reserved name takes the slower
+  // path, where its `_` copy and a field already named so become one key.
+  for (const key in fields) {
+    if (RESERVED.has(key)) return formatWithReserved(record);
+    const json = JSON.stringify(fields[key]);
+    if (json !== undefined) line += `,${JSON.stringify(key)}:${json}`;
+  }
+  return `${line}}`;
+}
+
+function formatWithReserved(record: LogRecord): string {
   const out: Record<string, unknown> = { level: record.level, ts: record.ts, msg: record.msg };
   for (const [key, value] of Object.entries(record.fields)) {
     if (value === undefined) continue;

@@ -50,7 +50,8 @@ export interface LoggerOptions {
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 const MESSAGE = Symbol.for('message');
 
-type Emit = (level: LogLevel, msg: string, fields: LogFields | undefined) => void;
+/** Writes a record: `base` is already redacted (once, when the logger was made), `fields` not yet. */
+type Emit = (level: LogLevel, msg: string, base: LogFields, fields: LogFields | undefined) => void;
 
 function render(format: LogFormat): winston.Logform.Format {
   return winston.format((info) => {
@@ -60,15 +61,14 @@ function render(format: LogFormat): winston.Logform.Format {
   })();
 }
 
-function bindLogger(emit: Emit, base: LogFields): Logger {
-  const write = (level: LogLevel, msg: string, fields: LogFields | undefined): void =>
-    emit(level, msg, fields === undefined ? base : { ...base, ...fields });
+/** A Logger adding `base` (redacted) to every record; a child's fields are redacted when it is made. */
+function bindLogger(emit: Emit, redact: (fields: LogFields) => LogFields, base: LogFields): Logger {
   return {
-    error: (msg, fields) => write('error', msg, fields),
-    warn: (msg, fields) => write('warn', msg, fields),
-    info: (msg, fields) => write('info', msg, fields),
-    debug: (msg, fields) => write('debug', msg, fields),
-    child: (fields) => bindLogger(emit, { ...base, ...fields }),
+    error: (msg, fields) => emit('error', msg, base, fields),
+    warn: (msg, fields) => emit('warn', msg, base, fields),
+    info: (msg, fields) => emit('info', msg, base, fields),
+    debug: (msg, fields) => emit('debug', msg, base, fields),
+    child: (fields) => bindLogger(emit, redact, Object.assign({}, base, redact(fields))),
   };
 }
 
@@ -104,19 +104,23 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
   target.on('error', () => undefined);
 
   let closed = false;
-  const emit: Emit = (recordLevel, msg, fields) => {
+  const redact = (fields: LogFields): LogFields =>
+    (redactor.value(fields) ?? {}) as Record<string, unknown>;
+  const emit: Emit = (recordLevel, msg, base, fields) => {
     if (closed || RANK[recordLevel] > RANK[level]) return;
     const record: LogRecord = {
       level: recordLevel,
       ts: now().toISOString(),
       msg: redactor.text(String(msg)),
-      fields: (redactor.value(fields ?? {}) ?? {}) as Record<string, unknown>,
+      // Object.assign, not a spread: on Node 20's V8 `{ ...a, ...b }` takes a slow path
+      // costing microseconds, paid here on every record.
+      fields: fields === undefined ? base : Object.assign({}, base, redact(fields)),
     };
     target.log({ level: recordLevel, message: record.msg, record });
   };
 
   return {
-    ...bindLogger(emit, options.base ?? {}),
+    ...bindLogger(emit, redact, redact(options.base ?? {})),
     level,
     redactor,
     close: async (): Promise<void> => {

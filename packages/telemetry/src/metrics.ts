@@ -239,7 +239,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       (run.status === 'success' ? runsSuccess : runsFailed).add(1, labels);
       if (isCount(run.steps)) stepsTotal.add(Math.round(run.steps), labels);
       if (isCount(run.durationSeconds)) {
-        runDuration.record(run.durationSeconds, { ...labels, status: run.status });
+        runDuration.record(run.durationSeconds, Object.assign({}, labels, { status: run.status }));
       }
     },
     recordLlm: (call): void => {

@@ -216,8 +216,9 @@ function redactTextWith(input: string, known: readonly string[]): string {
   for (const secret of known) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
-  out = out.replace(BEARER, `$1 ${REDACTED}`);
-  return out.replace(URL_IN_TEXT, (url) => redactUrl(url));
+  // The patterns only run on text that can hold them (most log text holds neither).
+  if (out.includes('Bearer')) out = out.replace(BEARER, `$1 ${REDACTED}`);
+  return out.includes('://') ? out.replace(URL_IN_TEXT, (url) => redactUrl(url)) : out;
 }
 
 function redactValue(

@@ -78,6 +78,31 @@ describe('createLogger, JSON format', () => {
     });
   });
 
+  it('redacts base and child fields as it redacts the call fields, and writes level, ts, msg first', () => {
+    const out = captureStream();
+    const logger = createLogger({
+      stream: out.stream,
+      env: {},
+      secrets: ['s3cr3t-value'],
+      base: { service: 'junction', api_key: 'base-key' },
+    });
+    logger
+      .child({ token: 'child-token', note: 'uses s3cr3t-value' })
+      .info('done', { password: 'call-pw', n: 1 });
+    const [line = ''] = out.lines();
+    expect(line.startsWith('{"level":"info","ts":"')).toBe(true);
+    expect(line).not.toMatch(/base-key|child-token|call-pw|s3cr3t-value/);
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'done',
+      service: 'junction',
+      api_key: '[REDACTED]',
+      token: '[REDACTED]',
+      note: 'uses [REDACTED]',
+      password: '[REDACTED]',
+      n: 1,
+    });
+  });
+
   it('keeps fields named like the reserved keys under an underscore', () => {
     const out = captureStream();
     createLogger({ stream: out.stream, env: {} }).info('real', { msg: 'field', level: 'x' });

@@ -302,7 +302,7 @@ export class AgentsRepository {
             .limit(sql.placeholder('limit'))
             .offset(sql.placeholder('offset')),
         ),
-      { ...slotValues(filter), limit, offset },
+      Object.assign(slotValues(filter), { limit, offset }),
     );
   }
 
@@ -326,7 +326,7 @@ export class AgentsRepository {
             .limit(sql.placeholder('limit'))
             .offset(sql.placeholder('offset')),
         ),
-      { ...slotValues(filter), limit, offset },
+      Object.assign(slotValues(filter), { limit, offset }),
     );
     // A page that is not full ends the matches (unless it is empty past the start): no count.
     const last = rows.length < limit && (rows.length > 0 || offset === 0);
