@@ -76,7 +76,8 @@ export function directSelect<F extends DirectFields>(
 /** The value of `name` in a call's values; a missing one is a bug of the caller. */
 function slotValue(values: Record<string, unknown>, name: string): unknown {
   if (!(name in values)) {
-    throw new StoreError('INVALID_INPUT', `No value for placeholder "${name}" was provided.`);
+    // A bug of the statement's caller, not bad input.
+    throw new StoreError('STORE_QUERY_FAILED', `No value for placeholder "${name}" was provided.`);
   }
   return values[name];
 }

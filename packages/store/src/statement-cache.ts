@@ -88,22 +88,35 @@ export function nativeReader(client: {
   probed = undefined;
   if (!db) return undefined;
   const prepare = unpatchedPrepare;
+  // `first` keeps statements of its own: libsql's get() does not reset a statement before it
+  // runs, so after an all() on it, or after a get() that failed while stepping, it would
+  // answer for the previous arguments. A statement whose get() failed is dropped for that.
   const statements = new Map<string, NativeStatement>();
-  const statementOf = (sql: string): NativeStatement => {
+  const firstStatements = new Map<string, NativeStatement>();
+  const statementOf = (cache: Map<string, NativeStatement>, sql: string): NativeStatement => {
     if (!db) throw Object.assign(new Error('The client is closed'), { code: 'CLIENT_CLOSED' });
-    let statement = statements.get(sql);
+    let statement = cache.get(sql);
     if (!statement) {
       statement = prepare.call(db, sql).raw(true).safeIntegers(false);
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      statements.set(sql, statement);
+      if (cache.size >= MAX_STATEMENTS) cache.clear();
+      cache.set(sql, statement);
     }
     return statement;
   };
   return {
-    all: (sql, args) => statementOf(sql).all(args),
-    first: (sql, args) => statementOf(sql).get(args) ?? undefined,
+    all: (sql, args) => statementOf(statements, sql).all(args),
+    first: (sql, args) => {
+      const statement = statementOf(firstStatements, sql);
+      try {
+        return statement.get(args) ?? undefined;
+      } catch (err) {
+        firstStatements.delete(sql);
+        throw err;
+      }
+    },
     dispose(): void {
       statements.clear();
+      firstStatements.clear();
       db = undefined;
     },
   };

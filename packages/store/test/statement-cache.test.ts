@@ -133,6 +133,16 @@ describe('direct reads against drizzle', () => {
     variables.K = 'changed';
     expect(own.variables).toEqual({ K: 'v' });
     expect(await store.runs.get(own.id)).toEqual(own);
+    // Text the driver cannot write as it is (a lone surrogate) comes back as it was stored.
+    const odd = await store.runs.create({
+      agentName: 'full',
+      task: 'half \ud800 a pair',
+      source: 'api',
+      model: 'm\udfff',
+      variables: { K: '\ud800' },
+    });
+    expect(odd).toEqual(await store.runs.get(odd.id));
+    expect(odd.task).toBe('half \ufffd a pair');
     expect(created[1]).toMatchObject({ status: 'running', variables: { K: 'v' } });
     expect(created[1]?.startedAt).toBeInstanceOf(Date);
   });
@@ -210,6 +220,18 @@ describe('direct reads against drizzle', () => {
     // first: one row as an array, or undefined when there is none.
     expect(reader?.first('SELECT ? AS a, ? AS b', ['x', 2])).toEqual(['x', 2]);
     expect(reader?.first('SELECT 1 WHERE 0', [])).toBeUndefined();
+    // A read that fails while stepping, or the same SQL read with all(), never leaves a
+    // statement that answers the next first() for the previous arguments.
+    await client.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    await client.execute(`INSERT INTO t VALUES (1, 'not json'), (2, '[2]'), (3, '[3]')`);
+    const json = 'SELECT id, json(v) FROM t WHERE id = ?';
+    expect(() => reader?.first(json, [1])).toThrow(/malformed JSON/);
+    expect(reader?.first(json, [2])).toEqual([2, '[2]']);
+    expect(reader?.first(json, [3])).toEqual([3, '[3]']);
+    const byId = 'SELECT id FROM t WHERE id = ?';
+    expect(reader?.all(byId, [2])).toEqual([[2]]);
+    expect(reader?.first(byId, [3])).toEqual([3]);
+    expect(reader?.all(byId, [1])).toEqual([[1]]);
     reader?.dispose();
     expect(() => reader?.first('SELECT 1', [])).toThrow(
       expect.objectContaining({ code: 'CLIENT_CLOSED' }),

@@ -1,6 +1,6 @@
 // Which agent a POST /execute body names, with refusals that say how to name it correctly.
 import { DEFAULT_ENVIRONMENT } from '@junction/config-templates';
-import type { AgentRef, Store } from '@junction/store';
+import type { Agent, AgentRef, Store } from '@junction/store';
 import { WebhookError } from './errors.js';
 import type { ExecuteRequest } from './execute-request.js';
 
@@ -59,15 +59,17 @@ export async function resolveExecuteAgent(
   }
   const found = await store.agents.findByName(name, DEFAULT_ENVIRONMENT);
   if (found.agent) return found.agent;
-  if (found.count === 0) {
+  // Several environments have it and none is the default: name them (read again, so a sync
+  // that removed some meanwhile leaves one agent, or none, to answer with).
+  const matches = found.count === 0 ? [] : await store.agents.list({ name, limit: 1000 });
+  if (matches.length === 0) {
     throw new WebhookError(
       'AGENT_NOT_FOUND',
       `No agent is named "${name}". ${LIST_HINT}; if its prompt file is new, run \`junction sync <environment>\`.`,
       { agent_name: name },
     );
   }
-  // Several environments have it and none is the default: name them.
-  const matches = await store.agents.list({ name, limit: 1000 });
+  if (matches.length === 1) return matches[0] as Agent;
   const environments = new Map((await store.environments.list()).map((e) => [e.id, e.name]));
   const where = matches.map(
     (a) => `"${environments.get(a.environmentId) ?? '?'}" (agent_id ${a.id})`,

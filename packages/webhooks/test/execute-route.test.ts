@@ -380,6 +380,31 @@ describe('POST /execute', () => {
       await expectNothingQueued();
     });
 
+    it('refuses in order — key, then type, then size — and serves /health without a key', async () => {
+      app = await startWebhookApp(fx, {
+        apiKey: KEY,
+        maxBodyBytes: 100,
+        health: (_req, res) => {
+          res.json({ status: 'healthy' });
+        },
+      });
+      const auth = { authorization: `Bearer ${KEY}` };
+      const plain = { 'content-type': 'text/plain' };
+      const big = JSON.stringify({ agent_name: 'assistant', task: 'x'.repeat(200) });
+      // No key and the wrong type: the key is what is refused.
+      expect((await post(`${app.url}/execute`, big, plain)).status).toBe(401);
+      // The key and the wrong type: 415, before the size is looked at.
+      expect((await post(`${app.url}/execute`, big, { ...auth, ...plain })).status).toBe(415);
+      // The key and JSON, too large: 413.
+      expect((await post(`${app.url}/execute`, big, auth)).status).toBe(413);
+      await expectNothingQueued();
+      const health = await fetch(`${app.url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'healthy' });
+      // Everything else still needs the key.
+      expect((await fetch(`${app.url}/runs/1`)).status).toBe(401);
+    });
+
     it('accepts the right key (scheme in any case)', async () => {
       app = await startWebhookApp(fx, { apiKey: KEY });
       const res = await post(

@@ -6,16 +6,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import express from 'express';
+import type { RequestHandler } from 'express';
 import { RunQueue } from '@junction/agent-core';
 import { openStore, type Agent, type Store } from '@junction/store';
 import { createLogger, type RootLogger } from '@junction/telemetry';
-import {
-  createWebhookRouter,
-  webhookErrorHandler,
-  webhookNotFoundHandler,
-  type WebhookRouterDeps,
-} from '../src/index.js';
+import { createWebhookApp, type WebhookRouterDeps } from '../src/index.js';
 
 /** A parsed JSON log line. */
 export type LogLine = Record<string, unknown> & { level: string; msg: string };
@@ -94,10 +89,10 @@ export async function listen(handler: http.RequestListener): Promise<Listening> 
   };
 }
 
-/** An express app as the webhook-server app builds it: the router, then JSON 404 and error handlers. */
+/** The app the webhook-server app serves (`createWebhookApp`: the routes flat on it, then JSON 404 and error handlers). */
 export async function startWebhookApp(
   fixture: Fixture,
-  options: Partial<WebhookRouterDeps> & { logger?: RootLogger } = {},
+  options: Partial<WebhookRouterDeps> & { logger?: RootLogger; health?: RequestHandler } = {},
 ): Promise<Listening & { queue: RunQueue }> {
   const logger = options.logger ?? memoryLogger().logger;
   // Never started: the router only enqueues; the run stays `queued`.
@@ -108,10 +103,11 @@ export async function startWebhookApp(
       execute: (run) => fixture.store.runs.markCompleted(run.id, { finalResponse: 'done' }),
     },
   });
-  const app = express();
-  app.use(createWebhookRouter({ store: fixture.store, queue, logger, enabled: true, ...options }));
-  app.use(webhookNotFoundHandler());
-  app.use(webhookErrorHandler(logger));
+  const { health, ...deps } = options;
+  const app = createWebhookApp(
+    { store: fixture.store, queue, logger, enabled: true, ...deps },
+    health ? { health } : {},
+  );
   const server = await listen(app);
   return { ...server, queue };
 }

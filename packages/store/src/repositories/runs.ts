@@ -502,8 +502,8 @@ function createValues(input: RunCreateInput, now: Date): Record<string, unknown>
     source: input.source,
     parentRunId: input.parentRunId ?? null,
     model: input.model ?? null,
-    traceId: input.traceId ?? null,
-    idempotencyKey: input.idempotencyKey ?? null,
+    traceId: nullableStored(input.traceId),
+    idempotencyKey: nullableStored(input.idempotencyKey),
     queuedAt: now.getTime(),
   };
   return row;
@@ -538,6 +538,15 @@ function createRun(db: LibSQLDatabase) {
 /** What a group insert returns: only the ids; the rest of each run is what was written. */
 const CREATED_FIELDS = { id: runs.id };
 
+/** Text as the database gives it back: the driver writes UTF-8, so a lone surrogate becomes U+FFFD. */
+function asStored(text: string): string {
+  return (text as string & { toWellFormed(): string }).toWellFormed();
+}
+
+function nullableStored(text: string | null | undefined): string | null {
+  return text === undefined || text === null ? null : asStored(text);
+}
+
 /**
  * The run a create wrote, from its input and the id the database gave it: exactly what
  * `RETURNING *` would answer (a test holds them equal), without reading 25 columns back.
@@ -547,10 +556,10 @@ function createdRun(input: RunCreateInput, now: Date, id: number): Run {
   return {
     id,
     agentId: input.agentId ?? null,
-    agentName: input.agentName,
+    agentName: asStored(input.agentName),
     environmentId: input.environmentId ?? null,
     status: claimed ? 'running' : 'queued',
-    task: input.task,
+    task: asStored(input.task),
     // As stored: a JSON copy, so the caller's object and the record never share state.
     variables: JSON.parse(JSON.stringify(input.variables ?? {})) as Record<string, string>,
     source: input.source,
@@ -558,15 +567,15 @@ function createdRun(input: RunCreateInput, now: Date, id: number): Run {
     stepsTaken: 0,
     inputTokens: 0,
     outputTokens: 0,
-    model: input.model ?? null,
+    model: nullableStored(input.model),
     finalResponse: null,
     error: null,
-    traceId: input.traceId ?? null,
-    idempotencyKey: input.idempotencyKey ?? null,
+    traceId: nullableStored(input.traceId),
+    idempotencyKey: nullableStored(input.idempotencyKey),
     queuedAt: new Date(now.getTime()),
     startedAt: claimed ? new Date(now.getTime()) : null,
     completedAt: null,
-    workerId: claimed?.workerId ?? null,
+    workerId: nullableStored(claimed?.workerId),
     leaseExpiresAt: claimed ? new Date(now.getTime() + claimed.leaseMs) : null,
   };
 }
