@@ -1,6 +1,8 @@
 // There is no Docker engine in CI: the Dockerfiles are checked by reading them. Each must be a
 // multi-stage build on a Node 24 slim base that installs from the frozen lockfile, ships only the
-// deployed app, and runs it as a non-root user with a health check and the right ports.
+// deployed app, and runs it as a non-root user with a health check and the right ports. What
+// the runtime stage ships — the build stage's `pnpm deploy` folder — is made and run by
+// two-processes.test.ts.
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -10,6 +10,37 @@ export const apiServerMain = path.join(repoRoot, 'apps/api-server/dist/main.js')
 export const webhookServerMain = path.join(repoRoot, 'apps/webhook-server/dist/main.js');
 export const cliBin = path.join(repoRoot, 'apps/cli/bin/run.js');
 
+/** pnpm as the tests run under it (`npm_execpath` when pnpm started them), else from PATH. */
+function pnpmCommand(): { command: string; args: string[] } {
+  const exec = process.env.npm_execpath;
+  if (exec && path.basename(exec).startsWith('pnpm')) {
+    return { command: process.execPath, args: [exec] };
+  }
+  return { command: 'pnpm', args: [] };
+}
+
+/**
+ * Makes the folder a container image ships: `pnpm --filter <pkg> --prod deploy --legacy <out>`,
+ * exactly the last step of the app's Dockerfile build stage (the app's dist/ and
+ * package.json, with production dependencies only). Answers the path of its main script.
+ */
+export async function deployApp(pkg: string, out: string): Promise<string> {
+  const { command, args } = pnpmCommand();
+  const child = spawn(command, [...args, '--filter', pkg, '--prod', 'deploy', '--legacy', out], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`pnpm deploy of ${pkg} failed (exit ${code}):\n${output}`);
+  return path.join(out, 'dist/main.js');
+}
+
 /** Ports that were free a moment ago (bound to port 0, then released). */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(

@@ -1,20 +1,22 @@
 // The deployment of docs/deploy.md on one host: a webhook-server and an api-server, each its
 // own process, sharing one store file. A run accepted by the webhook server is executed by the
 // api-server's workers; both answer /health; SIGTERM drains and exits 0.
+// Each app runs from the folder its container image ships (its Dockerfile's `pnpm deploy`
+// step, made here in a temp folder outside the workspace): there is no Docker engine in CI,
+// so this is how the images' contents are shown to run — with only their own node_modules.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
 import {
-  apiServerMain,
+  deployApp,
   freePorts,
   pollUntil,
   repoRoot,
   runCli,
   startProcess,
   waitForHealthy,
-  webhookServerMain,
   type AppProcess,
 } from './processes.js';
 
@@ -36,6 +38,9 @@ let base: NodeJS.ProcessEnv;
 let ports: { api: number; mcp: number; webhook: number };
 let webhook: AppProcess;
 let api: AppProcess;
+/** The main scripts of the deployed folders. */
+let apiServerMain: string;
+let webhookServerMain: string;
 const started: AppProcess[] = [];
 
 const webhookUrl = (p: string): string => `http://127.0.0.1:${ports.webhook}${p}`;
@@ -64,6 +69,12 @@ async function restRun(id: number): Promise<RunJson> {
 beforeAll(async () => {
   fake = await startFakeOpenAI({});
   home = mkdtempSync(path.join(os.tmpdir(), 'junction-apps-'));
+  // One after the other: two deploys at once would compete for the 2 cores with the others.
+  apiServerMain = await deployApp('@junction/api-server', path.join(home, 'image-api-server'));
+  webhookServerMain = await deployApp(
+    '@junction/webhook-server',
+    path.join(home, 'image-webhook-server'),
+  );
   const [api, mcp, webhook] = await freePorts(3);
   ports = { api: api!, mcp: mcp!, webhook: webhook! };
   base = {
@@ -91,7 +102,7 @@ beforeAll(async () => {
   const sync = await runCli(['sync', 'default'], base);
   expect(sync.stderr).toBe('');
   expect(sync.exit.code).toBe(0);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(started.map((app) => app.stop('SIGKILL')));
@@ -100,6 +111,16 @@ afterAll(async () => {
 });
 
 describe('webhook-server and api-server sharing one store', () => {
+  it('ship as folders outside the workspace, with production dependencies only', () => {
+    for (const main of [apiServerMain, webhookServerMain]) {
+      const root = path.dirname(path.dirname(main));
+      expect(root.startsWith(repoRoot)).toBe(false);
+      expect(existsSync(path.join(root, 'node_modules/@junction/store/drizzle'))).toBe(true);
+      const installed = readdirSync(path.join(root, 'node_modules/.pnpm'));
+      expect(installed.filter((name) => /^(jest|typescript|eslint)@/.test(name))).toEqual([]);
+    }
+  });
+
   it('start and answer /health', async () => {
     webhook = start(webhookServerMain, {
       JUNCTION_WEBHOOK_ENABLED: 'true',
