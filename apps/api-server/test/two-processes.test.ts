@@ -5,9 +5,13 @@
 // step, made here in a temp folder outside the workspace): there is no Docker engine in CI,
 // so this is how the images' contents are shown to run — with only their own node_modules.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  ASSISTANT_PROMPT,
+  writeAssistantWorkspace,
+} from '../../../tooling/fixtures/assistant-workspace.mjs';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
 import {
   deployApp,
@@ -20,7 +24,6 @@ import {
   type AppProcess,
 } from './processes.js';
 
-const fixtureServer = path.join(repoRoot, 'tooling/fixtures/mcp-server.mjs');
 const MODEL_KEY = 'sk-two-processes-key-123456789';
 const WEBHOOK_KEY = 'whk-two-processes-key-987654321';
 
@@ -88,17 +91,10 @@ beforeAll(async () => {
   };
   // The workspace, as an operator prepares it with the CLI before starting the containers.
   expect((await runCli(['init'], base)).exit.code).toBe(0);
-  const ws = path.join(home, 'junction');
-  writeFileSync(path.join(ws, 'config.yaml'), `ai_base_url: ${fake.url}\nai_model: gpt-test\n`);
-  const dir = path.join(ws, 'environments', 'default');
-  writeFileSync(
-    path.join(dir, 'filesystem.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
-  );
-  writeFileSync(
-    path.join(dir, 'agents', 'assistant.prompt'),
-    '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}} in {{city}}\n',
-  );
+  writeAssistantWorkspace(path.join(home, 'junction'), {
+    modelUrl: fake.url,
+    prompt: ASSISTANT_PROMPT.replace('{{userInput}}', '{{userInput}} in {{city}}'),
+  });
   const sync = await runCli(['sync', 'default'], base);
   expect(sync.stderr).toBe('');
   expect(sync.exit.code).toBe(0);

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeAssistantWorkspace } from '../../../tooling/fixtures/assistant-workspace.mjs';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
@@ -55,11 +56,6 @@ export function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promis
   return runAsync(process.execPath, [bin, ...args], env);
 }
 
-const fixtureServer = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../tooling/fixtures/mcp-server.mjs',
-);
-
 /**
  * A fresh workspace whose default environment has the fixture MCP server (as `calc`) and an
  * `assistant` agent with `add`, talking to the fake model at `modelUrl`; synced. Returns its env.
@@ -74,21 +70,7 @@ export async function syncedWorkspace(options: {
   const env = { XDG_CONFIG_HOME: home, ...options.env };
   const init = await runCliAsync(['init'], env);
   if (init.status !== 0) throw new Error(`junction init failed: ${init.stderr}`);
-  const ws = path.join(home, 'junction');
-  writeFileSync(
-    path.join(ws, 'config.yaml'),
-    `ai_base_url: ${options.modelUrl}\nai_model: gpt-test\n${options.config ?? ''}`,
-  );
-  const dir = path.join(ws, 'environments', 'default');
-  writeFileSync(
-    path.join(dir, 'filesystem.json'),
-    JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [fixtureServer] } } }),
-  );
-  writeFileSync(
-    path.join(dir, 'agents', 'assistant.prompt'),
-    options.prompt ??
-      '---\ntools: [add]\nmax_steps: 4\n---\n{{role "system"}}\nYou add.\n{{role "user"}}\n{{userInput}}\n',
-  );
+  writeAssistantWorkspace(path.join(home, 'junction'), options);
   const sync = await runCliAsync(['sync', 'default'], env);
   if (sync.status !== 0) throw new Error(`junction sync failed: ${sync.stdout} ${sync.stderr}`);
   return env;

@@ -14,8 +14,9 @@ const KINDS = {
 function required<T>(found: T | undefined, kind: keyof typeof KINDS, id: number): T {
   if (found !== undefined) return found;
   const [code, field, noun, tool] = KINDS[kind];
-  const short = noun === 'MCP config' ? 'config' : noun;
-  throw new McpServerError(code, `No ${noun} has id ${id}. Call ${tool} for valid ${short} ids.`, {
+  // "valid config ids": the field's name without `_id`.
+  const ids = `${field.slice(0, -'_id'.length)} ids`;
+  throw new McpServerError(code, `No ${noun} has id ${id}. Call ${tool} for valid ${ids}.`, {
     [field]: id,
   });
 }

@@ -23,24 +23,19 @@ export function runOutcome(run: Run): Record<string, unknown> {
   };
 }
 
-/** One line of list_runs. */
+/** One line of list_runs: agent-core's runView without the long or rarely listed fields, the task cut. */
 export function runSummary(run: Run): Record<string, unknown> {
+  const {
+    parent_run_id: _parent,
+    model: _model,
+    final_response: _response,
+    trace_id: _trace,
+    ...line
+  } = runView(run);
+  const { task } = line;
   return {
-    run_id: run.id,
-    agent_id: run.agentId,
-    agent_name: run.agentName,
-    environment_id: run.environmentId,
-    status: run.status,
-    source: run.source,
-    task: run.task.length > LIST_TASK_CHARS ? `${run.task.slice(0, LIST_TASK_CHARS)}…` : run.task,
-    steps_taken: run.stepsTaken,
-    input_tokens: run.inputTokens,
-    output_tokens: run.outputTokens,
-    error: run.error ?? null,
-    queued_at: iso(run.queuedAt),
-    started_at: iso(run.startedAt),
-    completed_at: iso(run.completedAt),
-    duration_ms: runDurationMs(run),
+    ...line,
+    task: task.length > LIST_TASK_CHARS ? `${task.slice(0, LIST_TASK_CHARS)}…` : task,
   };
 }
 

@@ -273,6 +273,26 @@ describe('list_runs and inspect_run', () => {
     const runs = all.structuredContent?.runs as Array<Record<string, unknown>>;
     expect(runs.map((r) => r.run_id)).toEqual([badId, okId]);
     expect(runs[1]).toMatchObject({ status: 'completed', source: 'mcp', task: 'first' });
+    // A list line: the run's view without its long or rarely listed fields.
+    expect(Object.keys(runs[1] ?? {}).sort()).toEqual(
+      [
+        'run_id',
+        'agent_id',
+        'agent_name',
+        'environment_id',
+        'status',
+        'source',
+        'task',
+        'steps_taken',
+        'input_tokens',
+        'output_tokens',
+        'error',
+        'queued_at',
+        'started_at',
+        'completed_at',
+        'duration_ms',
+      ].sort(),
+    );
 
     const failed = await call(client, 'list_runs', { agent_id: calc.id, status: 'failed' });
     expect(
@@ -280,6 +300,22 @@ describe('list_runs and inspect_run', () => {
     ).toEqual([badId]);
     const limited = await call(client, 'list_runs', { limit: 1 });
     expect(limited.structuredContent?.runs as unknown[]).toHaveLength(1);
+  });
+
+  it('cuts long tasks in the list, and shows them whole in inspect_run', async () => {
+    const calc = await h.get('calc');
+    const task = `${'x'.repeat(250)} end`;
+    const run = await h.store.runs.create({
+      agentId: calc.id,
+      agentName: calc.name,
+      task,
+      source: 'api',
+    });
+    const listed = await call(client, 'list_runs', { agent_id: calc.id, limit: 1 });
+    const [line] = listed.structuredContent?.runs as Array<Record<string, unknown>>;
+    expect(line).toMatchObject({ run_id: run.id, task: `${'x'.repeat(200)}…` });
+    const detail = await call(client, 'inspect_run', { run_id: String(run.id) });
+    expect(detail.structuredContent).toMatchObject({ run_id: run.id, task });
   });
 
   it('refuses an unknown status and an unknown agent', async () => {

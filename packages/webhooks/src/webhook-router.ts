@@ -54,6 +54,11 @@ function jsonTypeRefusal(req: IncomingMessage): WebhookError | undefined {
   );
 }
 
+/** The logger of the webhook routes and their error handler. */
+function webhookLogger(deps: WebhookRouterDeps): Logger {
+  return deps.logger.child({ component: 'webhook' });
+}
+
 /** Where the routes go: an app (flat, as `createWebhookApp` serves them) or a router. */
 type RouteTarget = Pick<Router, 'get' | 'post' | 'all'>;
 
@@ -61,7 +66,7 @@ type RouteTarget = Pick<Router, 'get' | 'post' | 'all'>;
  * Adds POST /execute (when enabled) and GET /runs/:run_id to `target`. Each route is one
  * middleware plus its handler: on a busy server every extra routing layer is paid per request.
  */
-function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps): void {
+function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: Logger): void {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new WebhookError(
@@ -69,7 +74,6 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps): void {
       `maxBodyBytes must be a positive whole number of bytes; got ${String(maxBodyBytes)}.`,
     );
   }
-  const logger = deps.logger.child({ component: 'webhook' });
   const now = deps.now ?? ((): Date => new Date());
   const keyRefusal = apiKeyCheck(deps.apiKey);
 
@@ -112,9 +116,10 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps): void {
 
 /** Builds the router of POST /execute (when enabled) and GET /runs/:run_id, ending in a JSON error handler. */
 export function createWebhookRouter(deps: WebhookRouterDeps): Router {
+  const logger = webhookLogger(deps);
   const router = express.Router();
-  addWebhookRoutes(router, deps);
-  router.use(webhookErrorHandler(deps.logger.child({ component: 'webhook' })));
+  addWebhookRoutes(router, deps, logger);
+  router.use(webhookErrorHandler(logger));
   return router;
 }
 
@@ -137,9 +142,10 @@ export function createWebhookApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   if (options.health) app.get('/health', options.health);
-  addWebhookRoutes(app, deps);
+  const logger = webhookLogger(deps);
+  addWebhookRoutes(app, deps, logger);
   app.use(webhookNotFoundHandler());
-  app.use(webhookErrorHandler(deps.logger.child({ component: 'webhook' })));
+  app.use(webhookErrorHandler(logger));
   return app;
 }
 

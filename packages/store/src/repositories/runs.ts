@@ -180,7 +180,8 @@ export class RunsRepository {
     if (batch.length === 0) return;
     try {
       const values: Record<string, unknown> = {};
-      batch.forEach(({ input, now }, i) => addCreateValues(values, input, now, i));
+      const written = batch.map(({ input, now }) => createValues(input, now));
+      written.forEach((row, i) => addCreateValues(values, row, i));
       const rows = await runDirectSelect(
         this.#ctx.rows,
         directSelect(db, `runs.createMany:${batch.length}`, CREATED_FIELDS, (d, fields) =>
@@ -196,7 +197,9 @@ export class RunsRepository {
           `Inserted ${ids.length} runs for ${batch.length} requests.`,
         );
       }
-      batch.forEach((item, i) => item.resolve(createdRun(item.input, item.now, ids[i] as number)));
+      batch.forEach((item, i) =>
+        item.resolve(createdRun(written[i] as CreateRow, ids[i] as number)),
+      );
     } catch (err) {
       if (batch.length === 1) {
         for (const item of batch) item.reject(toStoreError(err, createOperation(item.input)));
@@ -479,6 +482,9 @@ const CREATE_COLUMNS = [
   'queuedAt',
 ] as const;
 
+/** The driver values of one create, by column. */
+type CreateRow = Record<(typeof CREATE_COLUMNS)[number], unknown>;
+
 /** The slots of row `i` of a create (suffixed `_i` in a group insert). */
 function createRow(suffix: string): Record<(typeof CREATE_COLUMNS)[number], SQL> {
   return Object.fromEntries(
@@ -487,9 +493,9 @@ function createRow(suffix: string): Record<(typeof CREATE_COLUMNS)[number], SQL>
 }
 
 /** Driver values of a create (the single insert; `addCreateValues` names them for a group). */
-function createValues(input: RunCreateInput, now: Date): Record<string, unknown> {
+function createValues(input: RunCreateInput, now: Date): CreateRow {
   const claimed = input.claimedBy;
-  const row: Record<(typeof CREATE_COLUMNS)[number], unknown> = {
+  const row: CreateRow = {
     agentId: input.agentId ?? null,
     agentName: input.agentName,
     environmentId: input.environmentId ?? null,
@@ -502,8 +508,8 @@ function createValues(input: RunCreateInput, now: Date): Record<string, unknown>
     source: input.source,
     parentRunId: input.parentRunId ?? null,
     model: input.model ?? null,
-    traceId: nullableStored(input.traceId),
-    idempotencyKey: nullableStored(input.idempotencyKey),
+    traceId: input.traceId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
     queuedAt: now.getTime(),
   };
   return row;
@@ -513,13 +519,7 @@ function createValues(input: RunCreateInput, now: Date): Record<string, unknown>
 const suffixedColumns: string[][] = [];
 
 /** Adds the driver values of row `index` of a group insert to `values` (no copy per row). */
-function addCreateValues(
-  values: Record<string, unknown>,
-  input: RunCreateInput,
-  now: Date,
-  index: number,
-): void {
-  const row = createValues(input, now);
+function addCreateValues(values: Record<string, unknown>, row: CreateRow, index: number): void {
   const names = (suffixedColumns[index] ??= CREATE_COLUMNS.map((c) => `${c}_${index}`));
   CREATE_COLUMNS.forEach((column, i) => {
     values[names[i] as string] = row[column];
@@ -539,44 +539,43 @@ function createRun(db: LibSQLDatabase) {
 const CREATED_FIELDS = { id: runs.id };
 
 /** Text as the database gives it back: the driver writes UTF-8, so a lone surrogate becomes U+FFFD. */
-function asStored(text: string): string {
-  return (text as string & { toWellFormed(): string }).toWellFormed();
+function asStored(text: unknown): string | null {
+  return text === null ? null : (text as string & { toWellFormed(): string }).toWellFormed();
 }
 
-function nullableStored(text: string | null | undefined): string | null {
-  return text === undefined || text === null ? null : asStored(text);
+function dateOrNull(ms: unknown): Date | null {
+  return ms === null ? null : new Date(ms as number);
 }
 
 /**
- * The run a create wrote, from its input and the id the database gave it: exactly what
- * `RETURNING *` would answer (a test holds them equal), without reading 25 columns back.
+ * The run a create wrote, from the driver values it wrote and the id the database gave it:
+ * exactly what `RETURNING *` would answer (a test holds them equal), without reading 25
+ * columns back. The columns a create does not write have their schema defaults.
  */
-function createdRun(input: RunCreateInput, now: Date, id: number): Run {
-  const claimed = input.claimedBy;
+function createdRun(row: CreateRow, id: number): Run {
   return {
     id,
-    agentId: input.agentId ?? null,
-    agentName: asStored(input.agentName),
-    environmentId: input.environmentId ?? null,
-    status: claimed ? 'running' : 'queued',
-    task: asStored(input.task),
-    // As stored: a JSON copy, so the caller's object and the record never share state.
-    variables: JSON.parse(JSON.stringify(input.variables ?? {})) as Record<string, string>,
-    source: input.source,
-    parentRunId: input.parentRunId ?? null,
+    agentId: row.agentId as number | null,
+    agentName: asStored(row.agentName) as string,
+    environmentId: row.environmentId as number | null,
+    status: row.status as Run['status'],
+    task: asStored(row.task) as string,
+    variables: JSON.parse(row.variables as string) as Record<string, string>,
+    source: row.source as Run['source'],
+    parentRunId: row.parentRunId as number | null,
     stepsTaken: 0,
     inputTokens: 0,
     outputTokens: 0,
-    model: nullableStored(input.model),
+    model: asStored(row.model),
     finalResponse: null,
     error: null,
-    traceId: nullableStored(input.traceId),
-    idempotencyKey: nullableStored(input.idempotencyKey),
-    queuedAt: new Date(now.getTime()),
-    startedAt: claimed ? new Date(now.getTime()) : null,
+    traceId: asStored(row.traceId),
+    idempotencyKey: asStored(row.idempotencyKey),
+    queuedAt: new Date(row.queuedAt as number),
+    startedAt: dateOrNull(row.startedAt),
     completedAt: null,
-    workerId: nullableStored(claimed?.workerId),
-    leaseExpiresAt: claimed ? new Date(now.getTime() + claimed.leaseMs) : null,
+    workerId: asStored(row.workerId),
+    leaseExpiresAt: dateOrNull(row.leaseExpiresAt),
   };
 }
 
