@@ -7,7 +7,8 @@
 import { openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import express from 'express';
-import { RunQueue } from '@junction/agent-core';
+import { createModelCheck } from '@junction/agent-core/models';
+import { createRunDoor } from '@junction/agent-core/runs';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import { createWebhookApp } from '@junction/webhooks';
@@ -37,8 +38,13 @@ if (kind === 'junction') {
     secrets: ['bench-key'],
     base: { service: 'junction-webhook-server' },
   });
-  const queue = new RunQueue({ store, logger, runner: { execute: async (run) => run } });
-  app = createWebhookApp({ store, queue, logger, enabled: true, apiKey: 'bench-key' });
+  // As the webhook-server app composes it: the one run door with the model check, no workers.
+  const checkModel = createModelCheck(
+    { ai_model: 'openai/gpt-4o-mini' },
+    { OPENAI_API_KEY: 'sk-bench-model-key' },
+  );
+  const runs = createRunDoor({ store, checkModel });
+  app = createWebhookApp({ store, runs, logger, enabled: true, apiKey: 'bench-key' });
 } else {
   app = express();
   app.use(express.json());

@@ -16,7 +16,10 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
-import { AgentRunner, McpClientPool, RunQueue, syncEnvironment } from '@junction/agent-core';
+import { createModelCheck } from '@junction/agent-core/models';
+import { AgentRunner, RunWorkers, submitRun } from '@junction/agent-core/runs';
+import { McpClientPool } from '@junction/agent-core/mcp';
+import { syncEnvironment } from '@junction/agent-core/sync';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
@@ -202,8 +205,9 @@ async function junction(fakeUrl) {
       );
     } else done.resolve(run);
   };
+  const checkModel = createModelCheck({ ai_base_url: fakeUrl }, { OPENAI_API_KEY: KEY });
   const makeQueue = (concurrency) =>
-    new RunQueue({
+    new RunWorkers({
       store,
       runner,
       logger,
@@ -220,7 +224,11 @@ async function junction(fakeUrl) {
   let queue = makeQueue(1);
   await queue.start();
   const submit = async (i) => {
-    const run = await queue.enqueue({ agent, task: `task ${i}`, source: 'api' });
+    // Through the one run door, as every caller starts a run.
+    const { run } = await submitRun(
+      { store, checkModel, dispatch: queue },
+      { agent_id: agent.id, task: `task ${i}`, source: 'api' },
+    );
     return new Promise((resolve, reject) => {
       const finished = early.get(run.id);
       if (finished) {

@@ -32,6 +32,8 @@ export function jestPreset(overrides = {}) {
     },
     moduleNameMapper: {
       '^@junction/([a-z-]+)$': `${root}/packages/$1/src/index.ts`,
+      // Subpath exports are folders with an index (`@junction/agent-core/runs`).
+      '^@junction/([a-z-]+)/([a-z-]+)$': `${root}/packages/$1/src/$2/index.ts`,
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],

@@ -2,20 +2,18 @@
 // mcp.port, the workers that execute queued runs (whoever queued them: this process, a
 // webhook-server, the CLI), and alert notifications. The same pieces as `junction serve`
 // without the webhook routes, configured by environment variables.
-import { apiKeysOf, createServiceRuntime, createWorkerPool } from '@junction/agent-core';
 import { loadConfig, resolvePaths, Workspace } from '@junction/config-templates';
-import { createMcpHttpHandler } from '@junction/mcp-server';
-import { createRestApp } from '@junction/rest-api';
-import { openStore, type Agent } from '@junction/store';
+import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import {
+  composeService,
   envPortHint,
   listen,
   logFormatOf,
   packageVersion,
+  secretsOf,
   startWithRollback,
 } from '@junction/service-kit';
-import { createNotifier } from '@junction/webhooks';
 import { appSettingsOf } from './app-settings.js';
 
 /** Service name on traces and in every log record. */
@@ -38,22 +36,6 @@ export interface ApiServer {
   stop(): Promise<{ requeued: number }>;
 }
 
-/** Host header values an MCP client may send: loopback, the bound address, and the operator's extras. */
-function mcpAllowed(
-  host: string,
-  port: number,
-  extra: { hosts: string[]; origins: string[] },
-): { allowedHosts: string[]; allowedOrigins: string[] } {
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
-  if (!['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(host)) {
-    names.push(host.includes(':') ? `[${host}]` : host);
-  }
-  return {
-    allowedHosts: [...names.map((name) => `${name}:${port}`), ...extra.hosts],
-    allowedOrigins: [...names.map((name) => `http://${name}:${port}`), ...extra.origins],
-  };
-}
-
 /** Builds everything from `env` (and config.yaml when present), binds both ports, starts the workers. */
 export async function startApiServer(
   env: NodeJS.ProcessEnv = process.env,
@@ -65,17 +47,12 @@ export async function startApiServer(
   const version = packageVersion(new URL('../package.json', import.meta.url));
   const startedAt = new Date();
   const host = config.api.host;
-  const apiKeys = apiKeysOf(config, env);
   const logger = createLogger({
     level: config.log_level,
     format: logFormatOf(env, config),
     stream: options.logStream ?? process.stdout,
     env,
-    secrets: [
-      ...apiKeys,
-      ...(config.webhook.api_key ? [config.webhook.api_key] : []),
-      ...(config.ai_api_key ? [config.ai_api_key] : []),
-    ],
+    secrets: secretsOf(config, env),
     base: { service: SERVICE_NAME },
   });
   return startWithRollback(logger, async (onRollback) => {
@@ -83,60 +60,20 @@ export async function startApiServer(
     onRollback(() => logger.close());
     const store = await openStore({ url: config.database_url });
     onRollback(() => store.close());
-    const runtime = createServiceRuntime({
+    const service = composeService({
       config,
       store,
       logger,
+      env,
       serviceName: SERVICE_NAME,
       version,
-      env,
       startedAt,
+      executes: true,
+      workspace: new Workspace(paths),
     });
-    onRollback(() => runtime.close());
-    const notifier = createNotifier({
-      store,
-      logger,
-      ...(config.notifications.webhook_url ? { url: config.notifications.webhook_url } : {}),
-      events: config.notifications.webhook_events,
-      version,
-    });
-    onRollback(() => notifier.close());
-    const workers = createWorkerPool({
-      runtime,
-      concurrency: config.workers.concurrency,
-      onFinished: (run) => notifier.runFinished(run),
-    });
-    const checkAgent = (agent: Agent): void => runtime.checkAgent(agent);
-    const restApp = createRestApp({
-      store,
-      queue: workers.queue,
-      logger,
-      metrics: runtime.metrics,
-      version,
-      startedAt,
-      apiKeys,
-      checkAgent,
-      workersRunning: () => workers.running(),
-      mcpServersActive: () => runtime.pool.activeKeys().length,
-    });
-    const mcp = createMcpHttpHandler({
-      port: config.mcp.port,
-      apiKeys,
-      ...mcpAllowed(host, config.mcp.port, {
-        hosts: settings.mcpAllowedHosts,
-        origins: settings.mcpAllowedOrigins,
-      }),
-      deps: {
-        store,
-        workspace: new Workspace(paths),
-        pool: runtime.pool,
-        queue: workers.queue,
-        logger,
-        version,
-        checkAgent,
-        processEnv: env,
-      },
-    });
+    onRollback(() => service.stop(0));
+    const restApp = service.restApp();
+    const mcp = service.mcpHttp(config.mcp.port);
     onRollback(() => mcp.close());
     // Both ports are bound before the workers start: a port in use leaves nothing running.
     const api = await listen(restApp, {
@@ -153,15 +90,14 @@ export async function startApiServer(
       hint: envPortHint('JUNCTION_MCP_PORT'),
     });
     onRollback(() => mcpHttp.stop(0));
-    onRollback(() => workers.stop(0));
-    await workers.start();
+    await service.start();
     const ports = { api: api.port, mcp: mcpHttp.port };
     logger.info('serving', {
       host,
       api_port: ports.api,
       mcp_port: ports.mcp,
       workers: config.workers.concurrency,
-      rest_authentication: apiKeys.length > 0 ? 'bearer keys' : 'none',
+      rest_authentication: service.apiKeys.length > 0 ? 'bearer keys' : 'none',
       version,
     });
 
@@ -177,10 +113,8 @@ export async function startApiServer(
           const [, , { requeued }] = await Promise.all([
             api.stop(settings.drainMs),
             Promise.all([mcpHttp.stop(settings.drainMs), mcp.close()]),
-            workers.stop(settings.drainMs),
+            service.stop(settings.drainMs),
           ]);
-          await notifier.close();
-          await runtime.close();
           await store.close();
           logger.info('stopped', { requeued });
           await logger.close();

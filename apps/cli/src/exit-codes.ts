@@ -1,5 +1,19 @@
+import type { AgentCoreErrorCode } from '@junction/agent-core';
+import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
+import type { ServiceErrorCode } from '@junction/service-kit';
+import type { StoreErrorCode } from '@junction/store';
+import type { CliErrorCode } from './cli-error.js';
+
+/** Every code a command can end with: the CLI's own and those of the packages it uses. */
+export type ExitCodeKey =
+  | CliErrorCode
+  | AgentCoreErrorCode
+  | ConfigTemplatesErrorCode
+  | ServiceErrorCode
+  | StoreErrorCode;
+
 /** The one table mapping error codes from every package to process exit codes. */
-export const EXIT_CODES: Readonly<Record<string, number>> = {
+export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   // usage and input
   INVALID_NAME: 2,
   INVALID_ARGUMENT: 2,
@@ -22,8 +36,6 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   LISTEN_FAILED: 1,
   // the store
   STORE_OPEN_FAILED: 6,
-  // a sync that could not finish, or finished with failures
-  SYNC_INCOMPLETE: 7,
   // models (configuration)
   MODEL_NOT_CONFIGURED: 3,
   MODEL_PROVIDER_UNKNOWN: 3,
@@ -31,6 +43,9 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   MODEL_BASE_URL_MISSING: 3,
   // runs
   RUN_NOT_FOUND: 4,
+  RUN_REQUEST_INVALID: 2,
+  AGENT_AMBIGUOUS: 2,
+  IDEMPOTENCY_KEY_REUSED: 5,
   // agents and tools
   AGENT_INVALID: 3,
   AGENT_EXISTS: 5,
@@ -41,5 +56,5 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
 
 /** Exit code for an error code; 1 for anything unlisted. */
 export function exitCodeFor(code: string | undefined): number {
-  return (code && EXIT_CODES[code]) || 1;
+  return (code && EXIT_CODES[code as ExitCodeKey]) || 1;
 }

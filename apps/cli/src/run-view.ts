@@ -1,7 +1,7 @@
 // Runs print as agent-core's runView (the same shape REST answers); events get a one-line summary.
 import type { RunEvent } from '@junction/store';
-export { runView } from '@junction/agent-core';
-export type { RunView } from '@junction/agent-core';
+export { runView } from '@junction/agent-core/runs';
+export type { RunView } from '@junction/agent-core/runs';
 
 /** One run event as the CLI prints it; `payload` only when asked for (`--verbose`). */
 export interface RunEventView {

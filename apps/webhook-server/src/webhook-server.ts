@@ -1,19 +1,20 @@
 // The webhook-server app: POST /execute (when webhook.enabled) and GET /runs/:run_id on
 // webhook.port, plus GET /health for probes. It runs no workers: a run it accepts is written
 // `queued` to the shared store, and an api-server's workers (or `junction serve`) execute it.
-import { RunQueue, type RunExecutor } from '@junction/agent-core';
+import { type RunExecutor } from '@junction/agent-core/runs';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import {
+  composeService,
   drainSecondsOf,
   envPortHint,
   listen,
   logFormatOf,
   packageVersion,
+  secretsOf,
   startWithRollback,
 } from '@junction/service-kit';
-import { createWebhookApp } from '@junction/webhooks';
 import { createHealthRoute } from './health-route.js';
 
 /** Service name in every log record. */
@@ -33,11 +34,6 @@ export interface WebhookServer {
   stop(): Promise<void>;
 }
 
-// The queue is only used to enqueue; it is never started, so nothing here executes a run.
-const noWorkers: RunExecutor = {
-  execute: () => Promise.reject(new Error('the webhook-server executes no runs')),
-};
-
 /** Builds everything from `env` (and config.yaml when present) and binds webhook.port. */
 export async function startWebhookServer(
   env: NodeJS.ProcessEnv = process.env,
@@ -55,7 +51,7 @@ export async function startWebhookServer(
     format: logFormatOf(env, config),
     stream: options.logStream ?? process.stdout,
     env,
-    secrets: apiKey ? [apiKey] : [],
+    secrets: secretsOf(config, env),
     base: { service: SERVICE_NAME },
   });
   return startWithRollback(logger, async (onRollback) => {
@@ -63,21 +59,20 @@ export async function startWebhookServer(
     onRollback(() => logger.close());
     const store = await openStore({ url: config.database_url });
     onRollback(() => store.close());
-    const queue = new RunQueue({ store, runner: noWorkers, logger });
-    const app = createWebhookApp(
-      {
-        store,
-        queue,
-        logger,
-        enabled: config.webhook.enabled,
-        ...(apiKey ? { apiKey } : {}),
-        maxBodyBytes: config.webhook.max_body_bytes,
-      },
-      // Probes need no key, and /health is not a webhook route.
-      {
-        health: createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
-      },
-    );
+    const service = composeService({
+      config,
+      store,
+      logger,
+      env,
+      serviceName: SERVICE_NAME,
+      version,
+      startedAt,
+      executes: false,
+    });
+    // Probes need no key, and /health is not a webhook route.
+    const app = service.webhookApp({
+      health: createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
+    });
     const http = await listen(app, {
       host,
       port: config.webhook.port,

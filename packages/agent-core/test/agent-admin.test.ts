@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePromptFile } from '@junction/config-templates';
-import { agentView, createAgent, updateAgent } from '../src/agent-admin.js';
+import { agentView, createAgent, updateAgent } from '../src/agents/agent-admin.js';
 import { isAgentCoreError } from '../src/errors.js';
 import { createHarness, type Harness } from './run-harness.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Run } from '@junction/store';
 import { SPAN_AGENT_EXECUTE, SPAN_LLM_GENERATE, SPAN_TOOL_CALL } from '@junction/telemetry';
-import type { RunProgressEvent } from '../src/agent-runner.js';
+import type { RunProgressEvent } from '../src/runs/agent-runner.js';
 import { API_KEY, createHarness, type Harness } from './run-harness.js';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { startFakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import type { FakeOpenAI, FakeRequest } from '@junction/tooling/fixtures/fake-openai.mjs';
-import { resolveModel } from '../src/model-factory.js';
+import { resolveModel } from '../src/models/model-factory.js';
 
 const fakePath = createRequire(import.meta.url).resolve(
   '@junction/tooling/fixtures/fake-openai.mjs',

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LogFields, Logger } from '@junction/telemetry';
 import { AgentCoreError } from '../src/errors.js';
-import { McpClientPool } from '../src/mcp-client-pool.js';
-import type { McpServerSpec } from '../src/mcp-client-pool.js';
+import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
+import type { McpServerSpec } from '../src/mcp/mcp-client-pool.js';
 import { fixtureServerPath, startHttpFixture } from './fixture-server.js';
 import type { HttpFixture } from './fixture-server.js';
 

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { startFakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import type { FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { AgentCoreError } from '../src/errors.js';
-import { classifyProviderError, redactSecrets } from '../src/model-errors.js';
-import { modelSecrets, PROVIDERS, resolveModel } from '../src/model-factory.js';
-import type { ModelSettings } from '../src/model-factory.js';
+import { classifyProviderError, redactSecrets } from '../src/models/model-errors.js';
+import { modelSecrets, PROVIDERS, resolveModel } from '../src/models/model-factory.js';
+import type { ModelSettings } from '../src/models/model-factory.js';
 
 const KEY = 'sk-test-model-factory-0123456789';
 

@@ -12,9 +12,9 @@ import {
   type Metrics,
   type RootLogger,
 } from '@junction/telemetry';
-import { AgentRunner, type AgentRunnerDeps } from '../src/agent-runner.js';
-import { McpClientPool } from '../src/mcp-client-pool.js';
-import { syncEnvironment } from '../src/sync-environment.js';
+import { AgentRunner, type AgentRunnerDeps } from '../src/runs/agent-runner.js';
+import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
+import { syncEnvironment } from '../src/sync/sync-environment.js';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { fixtureServerPath } from './fixture-server.js';
 

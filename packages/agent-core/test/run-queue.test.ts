@@ -3,8 +3,36 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
-import { syncEnvironment } from '../src/sync-environment.js';
-import { RECOVERY_REASON, RunQueue } from '../src/run-queue.js';
+import { syncEnvironment } from '../src/sync/sync-environment.js';
+import {
+  RECOVERY_REASON,
+  RunWorkers,
+  type RunWorkersOptions,
+} from '../src/runs/run-workers.js';
+import { submitRun, waitForRun, type WaitOptions } from '../src/runs/submit-run.js';
+import type { RunSource } from '@junction/store';
+
+// The workers under test, with the store each was built on, so runs are submitted through the
+// one door (submitRun) with these workers as its dispatch, as every app does.
+const storeOf = new WeakMap<RunWorkers, Store>();
+function newWorkers(options: RunWorkersOptions): RunWorkers {
+  const workers = new RunWorkers(options);
+  storeOf.set(workers, options.store);
+  return workers;
+}
+async function enqueue(
+  workers: RunWorkers,
+  input: { agent: { id: number }; task: string; source: RunSource; variables?: Record<string, string> },
+): Promise<Run> {
+  const { run } = await submitRun(
+    { store: storeOf.get(workers) as Store, checkModel: () => undefined, dispatch: workers },
+    { agent_id: input.agent.id, task: input.task, source: input.source, variables: input.variables },
+  );
+  return run;
+}
+function waitOn(workers: RunWorkers, runId: number, options: WaitOptions): Promise<Run> {
+  return waitForRun(storeOf.get(workers) as Store, runId, options, workers);
+}
 import { createHarness, type Harness } from './run-harness.js';
 
 const workerScript = path.join(
@@ -14,7 +42,7 @@ const workerScript = path.join(
 );
 
 let h: Harness;
-let queue: RunQueue | undefined;
+let queue: RunWorkers | undefined;
 const children: ChildProcess[] = [];
 
 beforeEach(async () => {
@@ -58,8 +86,8 @@ function worker(
 }
 
 /** A queue on the harness store with a single, quickly polling worker. */
-function oneWorkerQueue(): RunQueue {
-  return new RunQueue({
+function oneWorkerQueue(): RunWorkers {
+  return newWorkers({
     store: h.store,
     runner: h.runner,
     logger: h.logger,
@@ -93,20 +121,20 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 1
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('RunQueue', () => {
+describe('RunWorkers', () => {
   it('enqueue returns a queued run at once; workers run it and report it finished', async () => {
     h = await createHarness();
     h.agent('echoer', 'model: openai/gpt-test');
     await h.sync();
     const finished: Run[] = [];
-    queue = new RunQueue({
+    queue = newWorkers({
       store: h.store,
       runner: h.runner,
       logger: h.logger,
       pollMs: 20,
       onFinished: (r) => void finished.push(r),
     });
-    const run = await queue.enqueue({ agent: await h.get('echoer'), task: 'hi', source: 'api' });
+    const run = await enqueue(queue, { agent: await h.get('echoer'), task: 'hi', source: 'api' });
     expect(run.status).toBe('queued');
     h.fake.script([{ text: 'hello back' }]);
     await queue.start();
@@ -126,7 +154,7 @@ describe('RunQueue', () => {
     h.agent('echoer', 'model: openai/gpt-test');
     await h.sync();
     let calls = 0;
-    queue = new RunQueue({
+    queue = newWorkers({
       store: h.store,
       runner: h.runner,
       logger: h.logger,
@@ -138,7 +166,7 @@ describe('RunQueue', () => {
     });
     h.fake.script([{ text: 'fine' }]);
     await queue.start();
-    const run = await queue.enqueue({ agent: await h.get('echoer'), task: 'hi', source: 'api' });
+    const run = await enqueue(queue, { agent: await h.get('echoer'), task: 'hi', source: 'api' });
     await waitFor('the callback', async () => (calls > 0 ? true : undefined));
     await queue.stop({ drainMs: 1000 });
     expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'completed', error: null });
@@ -159,18 +187,18 @@ describe('RunQueue', () => {
       { delayMs: 3_000, text: 'slow' },
     ]);
     const agent = await h.get('echoer');
-    const run = await queue.enqueue({ agent, task: 'a', source: 'mcp' });
-    expect(await queue.waitFor(run.id, { timeoutMs: 10_000 })).toMatchObject({
+    const run = await enqueue(queue, { agent, task: 'a', source: 'mcp' });
+    expect(await waitOn(queue, run.id, { timeoutMs: 10_000 })).toMatchObject({
       id: run.id,
       status: 'completed',
       finalResponse: 'done',
     });
-    const slow = await queue.enqueue({ agent, task: 'b', source: 'mcp' });
+    const slow = await enqueue(queue, { agent, task: 'b', source: 'mcp' });
     const started = Date.now();
-    const pending = await queue.waitFor(slow.id, { timeoutMs: 300 });
+    const pending = await waitOn(queue, slow.id, { timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(pending.status).toBe('running');
-    await expect(queue.waitFor(424_242, { timeoutMs: 100 })).rejects.toThrow(
+    await expect(waitOn(queue, 424_242, { timeoutMs: 100 })).rejects.toThrow(
       /No run has id 424242/,
     );
   });
@@ -179,15 +207,15 @@ describe('RunQueue', () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('remote');
     try {
-      const watcher = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
-      const run = await watcher.enqueue({ agent, task: 'elsewhere', source: 'mcp' });
+      const watcher = newWorkers({ store: shared, runner: h.runner, logger: h.logger });
+      const run = await enqueue(watcher, { agent, task: 'elsewhere', source: 'mcp' });
       // Ended by someone else (as a worker of another process would), not by this queue.
       setTimeout(() => {
         void shared.runs
           .claim(run.id, 'other-process', 60_000)
           .then(() => shared.runs.markCompleted(run.id, { finalResponse: 'from afar' }));
       }, 200);
-      const done = await watcher.waitFor(run.id, { timeoutMs: 5_000, pollMs: 50 });
+      const done = await waitOn(watcher, run.id, { timeoutMs: 5_000, pollMs: 50 });
       expect(done).toMatchObject({ status: 'completed', finalResponse: 'from afar' });
     } finally {
       await shared.close();
@@ -197,7 +225,7 @@ describe('RunQueue', () => {
   it('two processes sharing one store drain 20 runs and none runs twice', async () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('echoer');
-    const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
+    const producer = newWorkers({ store: shared, runner: h.runner, logger: h.logger });
     // Both workers are polling before the runs appear, and each model answer takes 150 ms,
     // so neither can drain all 20 alone before the other looks (3 runs at a time each).
     const a = worker('drain', 3);
@@ -206,7 +234,7 @@ describe('RunQueue', () => {
     h.fake.script(Array.from({ length: 20 }, () => ({ delayMs: 150 })));
     const ids: number[] = [];
     for (let i = 0; i < 20; i++)
-      ids.push((await producer.enqueue({ agent, task: `task ${i}`, source: 'api' })).id);
+      ids.push((await enqueue(producer, { agent, task: `task ${i}`, source: 'api' })).id);
 
     const outputs = await Promise.all([a.output, b.output]);
     const reports = outputs.map(
@@ -230,8 +258,8 @@ describe('RunQueue', () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('hanger');
     h.fake.script([{ hang: true }]);
-    const producer = new RunQueue({ store: shared, runner: h.runner, logger: h.logger });
-    const run = await producer.enqueue({ agent, task: 'hang', source: 'api' });
+    const producer = newWorkers({ store: shared, runner: h.runner, logger: h.logger });
+    const run = await enqueue(producer, { agent, task: 'hang', source: 'api' });
     const w = worker('hold');
     w.output.catch(() => undefined); // it is killed on purpose
     await w.started;
@@ -242,7 +270,7 @@ describe('RunQueue', () => {
     await new Promise((r) => w.child.once('exit', r));
 
     const told: Run[] = [];
-    queue = new RunQueue({
+    queue = newWorkers({
       store: shared,
       runner: h.runner,
       logger: h.logger,
@@ -270,7 +298,7 @@ describe('RunQueue', () => {
     await queue.start();
     const agent = await h.get('late');
     // Enqueue takes the idle worker, then stop begins before the run is written.
-    const pending = queue.enqueue({ agent, task: 'late', source: 'api' });
+    const pending = enqueue(queue, { agent, task: 'late', source: 'api' });
     const stopped = queue.stop({ drainMs: 5_000 });
     const run = await pending;
     await stopped;
@@ -286,7 +314,7 @@ describe('RunQueue', () => {
     await h.sync();
     queue = oneWorkerQueue();
     h.fake.script([{ delayMs: 3_000, text: 'slow answer' }]);
-    const run = await queue.enqueue({ agent: await h.get('sleepy'), task: 'sleep', source: 'api' });
+    const run = await enqueue(queue, { agent: await h.get('sleepy'), task: 'sleep', source: 'api' });
     await queue.start();
     await waitFor('the run to start', async () =>
       (await h.store.runs.get(run.id))?.status === 'running' ? true : undefined,
@@ -312,7 +340,7 @@ describe('RunQueue', () => {
       { toolCalls: [{ name: 'agent_helper', arguments: { task: 'slow part' } }] },
       { delayMs: 3_000, text: 'too late' },
     ]);
-    const run = await queue.enqueue({
+    const run = await enqueue(queue, {
       agent: await h.get('boss'),
       task: 'delegate',
       source: 'api',

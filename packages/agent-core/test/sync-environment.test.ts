@@ -5,8 +5,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore, type Store } from '@junction/store';
-import { McpClientPool } from '../src/mcp-client-pool.js';
-import { syncEnvironment, type SyncProgress, type SyncReport } from '../src/sync-environment.js';
+import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
+import { syncEnvironment, type SyncProgress, type SyncReport } from '../src/sync/sync-environment.js';
 import { fixtureServerPath } from './fixture-server.js';
 
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 // The audit trail of MCP tool calls: who called what, with which (redacted) arguments, and
 // how it went. Writing the row must never change the answer the caller gets.
-import { secretRedactor } from '@junction/agent-core';
+import { secretRedactor } from '@junction/agent-core/models';
 import type { AuditOutcome, Store } from '@junction/store';
 import { collectSecretValues, mapStrings, type Logger } from '@junction/telemetry';
 

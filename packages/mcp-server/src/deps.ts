@@ -1,7 +1,8 @@
 // What the MCP server is built from. Everything comes in here; nothing is a module singleton.
-import type { McpClientPool, RunQueue } from '@junction/agent-core';
+import type { McpClientPool } from '@junction/agent-core/mcp';
+import type { RunDoor } from '@junction/agent-core/runs';
 import type { Workspace } from '@junction/config-templates';
-import type { Agent, Store } from '@junction/store';
+import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 
 /** Default wait of a synchronous call_agent: 300 s. */
@@ -11,8 +12,8 @@ export interface McpServerDeps {
   store: Store;
   workspace: Workspace;
   pool: McpClientPool;
-  /** enqueue(...) and waitFor(...). */
-  queue: RunQueue;
+  /** The one door for runs: call_agent submits through it and waits on it. */
+  runs: RunDoor;
   logger: Logger;
   /** Server version reported in initialize. */
   version: string;
@@ -20,8 +21,6 @@ export interface McpServerDeps {
   transport: 'stdio' | 'http';
   /** Variables for sync (discover_tools); default process.env. */
   processEnv?: NodeJS.ProcessEnv;
-  /** Checked before a run is queued (missing API key, unknown provider): throw to refuse. */
-  checkAgent?: (agent: Agent) => void;
   /** call_agent waits at most this long when the caller gives no timeout. Default 300 s. */
   defaultWaitMs?: number;
 }

@@ -1,18 +1,13 @@
 // Errors of the MCP surface and the one table that turns any domain error into a tool error.
-import { isAgentCoreError } from '@junction/agent-core';
-import { isConfigTemplatesError } from '@junction/config-templates';
-import { isStoreError } from '@junction/store';
+import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+import {
+  isConfigTemplatesError,
+  type ConfigTemplatesErrorCode,
+} from '@junction/config-templates';
+import { isStoreError, type StoreErrorCode } from '@junction/store';
 
 /** Codes raised by the MCP tools themselves (domain packages bring their own). */
-export const MCP_SERVER_ERROR_CODES = [
-  'ARGUMENT_INVALID',
-  'ENVIRONMENT_NOT_FOUND',
-  'AGENT_NOT_FOUND',
-  'AGENT_AMBIGUOUS',
-  'AGENT_REFUSED',
-  'CONFIG_NOT_FOUND',
-  'RUN_NOT_FOUND',
-] as const;
+export const MCP_SERVER_ERROR_CODES = ['ARGUMENT_INVALID', 'CONFIG_NOT_FOUND'] as const;
 
 export type McpServerErrorCode = (typeof MCP_SERVER_ERROR_CODES)[number];
 
@@ -41,7 +36,14 @@ export class McpServerError extends Error {
 type Fault = 'caller' | 'server';
 
 /** Domain codes that are the server's trouble, not the caller's; every other code is the caller's. */
-const SERVER_FAULTS: ReadonlySet<string> = new Set([
+/** Every code a tool failure can carry: this surface's and the domain's. */
+export type ToolFailureCode =
+  | McpServerErrorCode
+  | AgentCoreErrorCode
+  | StoreErrorCode
+  | ConfigTemplatesErrorCode;
+
+const SERVER_FAULTS: ReadonlySet<ToolFailureCode> = new Set<ToolFailureCode>([
   // @junction/store
   'STORE_OPEN_FAILED',
   'STORE_MIGRATION_FAILED',
@@ -74,7 +76,7 @@ export function toolFailure(err: unknown): ToolFailure {
     return {
       code: err.code,
       message: err.message,
-      fault: SERVER_FAULTS.has(err.code) ? 'server' : 'caller',
+      fault: SERVER_FAULTS.has(err.code as ToolFailureCode) ? 'server' : 'caller',
       details: err.details,
     };
   }

@@ -1,5 +1,5 @@
 // Read-only resources: the environments, one agent, one run, as JSON documents.
-import { agentView } from '@junction/agent-core';
+import { agentView } from '@junction/agent-core/agents';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';

@@ -56,4 +56,4 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: {
 }
 
 /** Dates as ISO strings, so structured content is plain JSON. */
-export { isoOrNull as iso } from '@junction/agent-core';
+export { isoOrNull as iso } from '@junction/agent-core/runs';

@@ -1,7 +1,7 @@
 // Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
 import type { Run, RunEvent } from '@junction/store';
 import { runDurationMs } from '@junction/store';
-import { runView } from '@junction/agent-core';
+import { runView } from '@junction/agent-core/runs';
 import { iso } from './tool-kit.js';
 
 /** Tasks longer than this are cut in run lists. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AgentCoreError } from '@junction/agent-core';
+import { createRunDoor } from '@junction/agent-core/runs';
 import { call, connectInMemory, createHarness, textOf, type Harness } from './harness.js';
 
 let h: Harness;
@@ -24,7 +25,7 @@ beforeEach(() => h.fake.reset());
 
 /** Waits until every run this test queued has ended, so the next test starts clean. */
 async function settle(runId: number): Promise<void> {
-  await h.queue.waitFor(runId, { timeoutMs: 15_000 });
+  await h.deps.runs.waitFor(runId, { timeoutMs: 15_000 });
 }
 
 describe('call_agent, waiting for the run', () => {
@@ -189,7 +190,7 @@ describe('call_agent refusals', () => {
     const result = await call(client, 'call_agent', { agent_id: '9999', task: 'x' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'No agent has id 9999. Call list_agents for valid agent ids. (AGENT_NOT_FOUND)',
+      'No agent has id 9999. List agents with `junction agent list`, GET /api/v1/agents or the MCP tool list_agents for valid ids. (AGENT_NOT_FOUND)',
     );
     expect(result.structuredContent).toMatchObject({ error: { code: 'AGENT_NOT_FOUND' } });
   });
@@ -203,7 +204,7 @@ describe('call_agent refusals', () => {
   it('refuses a call that names no agent', async () => {
     const result = await call(client, 'call_agent', { task: 'x' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('Give agent_id (from list_agents) or agent_name');
+    expect(textOf(result)).toContain('agent_name is required (or agent_id): the agent to run (RUN_REQUEST_INVALID)');
   });
 
   it('refuses an agent_id that is not a string of digits', async () => {
@@ -229,7 +230,7 @@ describe('call_agent refusals', () => {
       variables: { N: 3 },
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('each variable value must be a string at variables.N');
+    expect(textOf(result)).toContain('each value in variables must be a string at variables.N');
   });
 
   it('refuses a timeout over one hour', async () => {
@@ -242,28 +243,28 @@ describe('call_agent refusals', () => {
     expect(textOf(result)).toContain('timeout must be at most 3600 seconds');
   });
 
-  it('refuses when checkAgent throws, without queueing a run', async () => {
+  it('refuses when the model check fails, without queueing a run', async () => {
     const before = await h.store.runs.count({});
     const { client: checked, close } = await connectInMemory({
       ...h.deps,
-      checkAgent: (agent) => {
-        if (agent.name === 'chat')
-          throw new AgentCoreError(
-            'MODEL_API_KEY_MISSING',
-            'Set OPENAI_API_KEY to run agents on openai.',
-          );
-        throw new Error(`provider of ${agent.name} is unknown`);
-      },
+      runs: createRunDoor({
+        store: h.store,
+        checkModel: (agent) => {
+          if (agent.name === 'chat')
+            throw new AgentCoreError(
+              'MODEL_API_KEY_MISSING',
+              'Set OPENAI_API_KEY to run agents on openai.',
+            );
+        },
+        dispatch: h.workers,
+        endings: h.workers,
+      }),
     });
     try {
       const missing = await call(checked, 'call_agent', { agent_name: 'chat', task: 'x' });
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toBe(
         'Set OPENAI_API_KEY to run agents on openai. (MODEL_API_KEY_MISSING)',
-      );
-      const other = await call(checked, 'call_agent', { agent_name: 'calc', task: 'x' });
-      expect(textOf(other)).toBe(
-        'Agent "calc" cannot run: provider of calc is unknown (AGENT_REFUSED)',
       );
       expect(await h.store.runs.count({})).toBe(before);
     } finally {
@@ -273,11 +274,10 @@ describe('call_agent refusals', () => {
 
   it('answers with the queued run (not "try again") when following it fails', async () => {
     const broken = {
-      ...h.queue,
-      enqueue: h.queue.enqueue.bind(h.queue),
+      submit: h.deps.runs.submit,
       waitFor: () => Promise.reject(new Error('database is locked')),
-    } as unknown as typeof h.queue;
-    const { client: c, close } = await connectInMemory({ ...h.deps, queue: broken });
+    };
+    const { client: c, close } = await connectInMemory({ ...h.deps, runs: broken });
     try {
       h.fake.script([{ text: 'fine' }]);
       const answer = await call(c, 'call_agent', { agent_name: 'chat', task: 'follow me' });

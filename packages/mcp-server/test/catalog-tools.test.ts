@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { syncEnvironment } from '@junction/agent-core';
+import { syncEnvironment } from '@junction/agent-core/sync';
 import type { Environment } from '@junction/store';
 import {
   call,
@@ -234,12 +234,16 @@ describe('discover_tools', () => {
 });
 
 describe('call_agent across environments', () => {
-  it('refuses a name several environments use, listing the ids to choose from', async () => {
+  it('runs the default environment\'s agent for a name several environments use (the one rule of the run door)', async () => {
+    h.fake.reset();
+    h.fake.script([{ text: 'from default' }]);
     const result = await call(client, 'call_agent', { agent_name: 'chat', task: 'x' });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ error: { code: 'AGENT_AMBIGUOUS' } });
-    expect(textOf(result)).toContain(`environment_id "${staging.id}"`);
-    expect(textOf(result)).toContain(`environment_id "${h.env.id}"`);
+    expect(result.structuredContent).toMatchObject({
+      status: 'completed',
+      final_response: 'from default',
+    });
+    const run = await h.store.runs.get(result.structuredContent?.run_id as number);
+    expect(run?.environmentId).toBe(h.env.id);
   });
 
   it('runs the agent of the environment given by environment_id', async () => {

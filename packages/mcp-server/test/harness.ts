@@ -1,5 +1,5 @@
 // Real parts for the MCP server tests: a workspace on disk, a libSQL file store, the fixture
-// MCP tool server, the fake OpenAI-compatible model server, a runner and a run queue.
+// MCP tool server, the fake OpenAI-compatible model server, a runner, its workers and the run door.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -8,7 +8,11 @@ import { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AgentRunner, McpClientPool, RunQueue, syncEnvironment } from '@junction/agent-core';
+import { AgentRunner } from '@junction/agent-core/runs';
+import { McpClientPool } from '@junction/agent-core/mcp';
+import { createModelCheck } from '@junction/agent-core/models';
+import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
+import { syncEnvironment } from '@junction/agent-core/sync';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore, type Agent, type Environment, type Store } from '@junction/store';
 import { createLogger, createTracing, type RootLogger } from '@junction/telemetry';
@@ -28,7 +32,7 @@ export interface Harness {
   store: Store;
   pool: McpClientPool;
   fake: FakeOpenAI;
-  queue: RunQueue;
+  workers: RunWorkers;
   logger: RootLogger;
   logLines: string[];
   /** Deps for createMcpServer (stdio transport, 10 s default wait). */
@@ -90,7 +94,7 @@ export async function createHarness(
     defaultTimeoutMs: 20_000,
     maxRetries: 0,
   });
-  const queue = new RunQueue({ store, runner, logger, pollMs: 20, concurrency: 2 });
+  const workers = new RunWorkers({ store, runner, logger, pollMs: 20, concurrency: 2 });
   const agent = (name: string, frontMatter: string): void => {
     writeFileSync(
       path.join(envDir, 'agents', `${name}.prompt`),
@@ -109,13 +113,19 @@ export async function createHarness(
     if (!report.ok) throw new Error(`sync failed: ${JSON.stringify(report, null, 2)}`);
   };
   await sync();
-  await queue.start();
+  await workers.start();
+  const runs = createRunDoor({
+    store,
+    checkModel: createModelCheck({ ai_base_url: fake.url }, { OPENAI_API_KEY: API_KEY }),
+    dispatch: workers,
+    endings: workers,
+  });
   const env = (await store.environments.getByName('default')) as Environment;
   const deps: McpServerDeps = {
     store,
     workspace,
     pool,
-    queue,
+    runs,
     logger,
     version: '9.9.9-test',
     transport: 'stdio',
@@ -128,7 +138,7 @@ export async function createHarness(
     store,
     pool,
     fake,
-    queue,
+    workers,
     logger,
     logLines,
     deps,
@@ -141,7 +151,7 @@ export async function createHarness(
       return found;
     },
     async close() {
-      await queue.stop({ drainMs: 500 });
+      await workers.stop({ drainMs: 500 });
       await pool.closeAll();
       await fake.close();
       await tracing.shutdown();

@@ -64,7 +64,7 @@ describe('resources', () => {
       task: 'stored task',
       variables: { API_TOKEN: '[REDACTED]' },
     });
-    await h.queue.waitFor(run.id, { timeoutMs: 10_000 });
+    await h.deps.runs.waitFor(run.id, { timeoutMs: 10_000 });
   });
 
   it('answers an unknown or malformed id with a resource-not-found error', async () => {

@@ -1,6 +1,6 @@
 // What the REST router is built from. Everything comes in here; nothing is a module singleton.
-import type { RunQueue } from '@junction/agent-core';
-import type { Agent, Store } from '@junction/store';
+import type { RunDoor } from '@junction/agent-core/runs';
+import type { Store } from '@junction/store';
 import type { Logger, Metrics } from '@junction/telemetry';
 
 /** Default largest request body: 1 MiB. */
@@ -11,8 +11,8 @@ export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
 
 export interface RestDeps {
   store: Store;
-  /** Where POST …/queue puts runs (a RunQueue; only `enqueue` is used). */
-  queue: Pick<RunQueue, 'enqueue'>;
+  /** The one door for runs: POST …/queue submits through it. */
+  runs: Pick<RunDoor, 'submit'>;
   logger: Logger;
   /** Read by GET /metrics; the router sets its gauge sources (see createRestRouter). */
   metrics: Metrics;
@@ -22,8 +22,6 @@ export interface RestDeps {
   startedAt: Date;
   /** Accepted keys (api.keys plus JUNCTION_API_KEY, resolved by the app); empty = no authentication. */
   apiKeys: readonly string[];
-  /** Checked before a run is queued: throws a coded error (MODEL_API_KEY_MISSING …) to refuse. */
-  checkAgent?: (agent: Agent) => void;
   /** Whether this process's workers run; undefined when the process runs none (scheduler "disabled"). */
   workersRunning?: () => boolean;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */

@@ -1,4 +1,5 @@
 // The `environment` / `environment_id` filters shared by the agent and run lists.
+import { AgentCoreError } from '@junction/agent-core';
 import type { Store } from '@junction/store';
 import { RestApiError } from './errors.js';
 
@@ -15,7 +16,7 @@ export async function environmentFilter(
   if (filters.environment !== undefined) {
     const env = await store.environments.getByName(filters.environment);
     if (!env) {
-      throw new RestApiError(
+      throw new AgentCoreError(
         'ENVIRONMENT_NOT_FOUND',
         `No environment is called "${filters.environment}". GET /api/v1/environments lists them.`,
         { field: 'environment', environment: filters.environment },
@@ -26,8 +27,8 @@ export async function environmentFilter(
   if (filters.environment_id === undefined) return byName;
   const env = await store.environments.get(filters.environment_id);
   if (!env) {
-    throw new RestApiError(
-      'ENVIRONMENT_NOT_FOUND',
+    throw new AgentCoreError(
+        'ENVIRONMENT_NOT_FOUND',
       `No environment has id ${filters.environment_id}. GET /api/v1/environments lists them.`,
       { field: 'environment_id', environment_id: filters.environment_id },
     );

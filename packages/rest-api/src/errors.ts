@@ -1,7 +1,10 @@
 // Errors of the REST surface and the one table that maps every error code to an HTTP status.
-import { isAgentCoreError } from '@junction/agent-core';
-import { isConfigTemplatesError } from '@junction/config-templates';
-import { isStoreError } from '@junction/store';
+import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+import {
+  isConfigTemplatesError,
+  type ConfigTemplatesErrorCode,
+} from '@junction/config-templates';
+import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
 import type { ErrorResponse } from './schemas.js';
 
@@ -13,9 +16,6 @@ export const REST_ERROR_CODES = [
   'API_KEY_MISSING',
   'API_KEY_INVALID',
   'ROUTE_NOT_FOUND',
-  'AGENT_NOT_FOUND',
-  'RUN_NOT_FOUND',
-  'ENVIRONMENT_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -48,7 +48,14 @@ export class RestApiError extends Error {
  * family: an agent-core or config-templates refusal is 422 (the request was understood, the
  * agent cannot run as configured), anything unknown is a 500.
  */
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
+/** Every code a REST answer can carry: this surface's and the domain's. */
+export type RestAnswerCode =
+  | RestErrorCode
+  | AgentCoreErrorCode
+  | StoreErrorCode
+  | ConfigTemplatesErrorCode;
+
+export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
   INVALID_PARAMETER: 400,
   INVALID_BODY: 400,
   INVALID_JSON: 400,
@@ -63,12 +70,17 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   DATABASE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
-  // @junction/agent-core: the agent exists but cannot be run as the server is configured.
-  MODEL_NOT_CONFIGURED: 422,
-  MODEL_PROVIDER_UNKNOWN: 422,
-  MODEL_API_KEY_MISSING: 422,
-  MODEL_BASE_URL_MISSING: 422,
-  AGENT_INVALID: 422,
+  // @junction/agent-core: the run request itself
+  RUN_REQUEST_INVALID: 400,
+  AGENT_AMBIGUOUS: 400,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  // @junction/agent-core: the agent exists but cannot be run as the server is configured
+  // (the operator's to fix; every surface answers these 503).
+  MODEL_NOT_CONFIGURED: 503,
+  MODEL_PROVIDER_UNKNOWN: 503,
+  MODEL_API_KEY_MISSING: 503,
+  MODEL_BASE_URL_MISSING: 503,
+  AGENT_INVALID: 503,
   TOOL_NOT_FOUND: 422,
   TOOL_AMBIGUOUS: 422,
   SUB_AGENT_NOT_FOUND: 422,

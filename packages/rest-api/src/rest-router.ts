@@ -13,7 +13,7 @@ import type { RestDeps } from './deps.js';
 import { errorAnswer, RestApiError } from './errors.js';
 import { createRouteContext, type RouteContext } from './route-context.js';
 import { ROUTES, type OperationId } from './route-table.js';
-import { getAgent, listAgents, queueRun, requireJson } from './routes/agents.js';
+import { getAgent, listAgents, queueRun, requireJson, submitRun } from './routes/agents.js';
 import { listEnvironments } from './routes/environments.js';
 import { getHealth } from './routes/health.js';
 import { getMetrics, wireGauges } from './routes/metrics.js';
@@ -31,6 +31,11 @@ const HANDLERS: Record<OperationId, HandlerFactory> = {
     // strict: only objects and arrays; the content type was checked by requireJson.
     express.json({ limit: ctx.deps.maxBodyBytes, strict: true, type: () => true }),
     queueRun(ctx),
+  ],
+  submitRun: (ctx) => [
+    requireJson(),
+    express.json({ limit: ctx.deps.maxBodyBytes, strict: true, type: () => true }),
+    submitRun(ctx),
   ],
   listRuns: (ctx) => [listRuns(ctx)],
   getRun: (ctx) => [getRun(ctx)],
@@ -63,7 +68,7 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
 
 /**
  * Builds the REST API of spec §4.3 / §4.4 / §6.4 as a Router: `/api/v1/agents`,
- * `/api/v1/agents/:agent_id`, `POST /api/v1/agents/:agent_id/queue`, `/api/v1/runs`,
+ * `/api/v1/agents/:agent_id`, `POST /api/v1/agents/:agent_id/queue`, `/api/v1/runs` (GET and POST),
  * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/openapi.json`, `/health`, `/metrics`.
  * It ends with a JSON 404 and a JSON error handler, so mount it last (or alone) on its
  * server. It sets the store-backed gauge sources of `deps.metrics`. It never listens.

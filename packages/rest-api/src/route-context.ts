@@ -1,5 +1,5 @@
 // What every handler works with: the resolved deps and the redaction applied to what it answers.
-import { secretRedactor } from '@junction/agent-core';
+import { secretRedactor } from '@junction/agent-core/models';
 import { resolveDeps, type ResolvedDeps, type RestDeps } from './deps.js';
 
 export interface RouteContext {

@@ -9,7 +9,7 @@ import {
   RUN_LIST_PARAMS,
   type QueryParams,
 } from './query-params.js';
-import { queueRequestSchema, type ComponentName } from './schemas.js';
+import { queueRequestSchema, submitRunRequestSchema, type ComponentName } from './schemas.js';
 
 /** The content type of GET /metrics as documented (the answer adds `charset=utf-8`). */
 export const METRICS_MEDIA_TYPE = 'text/plain; version=0.0.4';
@@ -42,6 +42,7 @@ export type OperationId =
   | 'listAgents'
   | 'getAgent'
   | 'queueRun'
+  | 'submitRun'
   | 'listRuns'
   | 'getRun'
   | 'listEnvironments'
@@ -121,9 +122,9 @@ export const ROUTES: readonly RouteSpec[] = [
         description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json (UTF-8)',
         body: 'Error',
       },
-      422: {
+      503: {
         description:
-          'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING (fix the server configuration or the agent file)',
+          'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING, AGENT_INVALID (fix the server configuration or the agent file; every surface answers these the same way); DATABASE_UNAVAILABLE',
         body: 'Error',
       },
     },
@@ -143,6 +144,44 @@ export const ROUTES: readonly RouteSpec[] = [
       200: { description: 'A page of runs', body: 'RunList' },
       400: badParams('an unknown, repeated or malformed query parameter'),
       404: envNotFound,
+    },
+  },
+  {
+    operationId: 'submitRun',
+    method: 'post',
+    path: '/api/v1/runs',
+    summary: 'Start a run of an agent named by id or name',
+    description:
+      'The same run door as every surface: the agent by agent_id, or by agent_name (in environment when given, else in "default", else in the one environment that has it; AGENT_AMBIGUOUS when several do). Stores a queued run and answers at once; follow it with GET /api/v1/runs/{run_id} (the Location header). Nothing is queued when the answer is an error.',
+    tag: 'runs',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [],
+    requestBody: submitRunRequestSchema,
+    responses: {
+      202: { description: 'The queued run', body: 'QueuedRun' },
+      400: {
+        description:
+          'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown (details.field names it); RUN_REQUEST_INVALID: no agent named, or agent_id and agent_name/environment disagree; AGENT_AMBIGUOUS: several environments have the name and none is "default"',
+        body: 'Error',
+      },
+      404: {
+        description: 'AGENT_NOT_FOUND or ENVIRONMENT_NOT_FOUND: nothing has this id or name',
+        body: 'Error',
+      },
+      413: {
+        description: 'PAYLOAD_TOO_LARGE: the body is over the limit (details.limit_bytes)',
+        body: 'Error',
+      },
+      415: {
+        description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json (UTF-8)',
+        body: 'Error',
+      },
+      503: {
+        description:
+          'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING, AGENT_INVALID; DATABASE_UNAVAILABLE',
+        body: 'Error',
+      },
     },
   },
   {

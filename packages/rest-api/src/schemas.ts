@@ -2,6 +2,7 @@
 // inferred from them and the OpenAPI document is generated from them, so neither can drift.
 import { RUN_SOURCES, RUN_STATUSES } from '@junction/store';
 import { z } from 'zod';
+import { runRequestFields } from '@junction/agent-core/runs';
 
 const id = z.int().min(1);
 const count = z.int().min(0);
@@ -172,21 +173,31 @@ export const unhealthySchema = z
 /** The body of `POST /api/v1/agents/{agent_id}/queue`. */
 export const queueRequestSchema = z
   .strictObject({
-    task: z
-      .string({
-        error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
-      })
-      .trim()
-      .min(1, { error: 'must not be empty' })
-      .describe('What the agent should do ({{userInput}} of its prompt)'),
-    variables: z
-      .record(z.string(), z.string({ error: 'must be a string' }), {
-        error: 'must be an object of string values',
-      })
+    task: runRequestFields.task.describe('What the agent should do ({{userInput}} of its prompt)'),
+    variables: runRequestFields.variables
       .optional()
       .describe('Values for the prompt template variables'),
   })
   .describe('A task for the agent');
+
+/** The body of `POST /api/v1/runs`: the agent by id, or by name with an optional environment. */
+export const submitRunRequestSchema = z
+  .strictObject({
+    agent_id: runRequestFields.agent_id.optional().describe('The agent to run, by id'),
+    agent_name: runRequestFields.agent_name
+      .optional()
+      .describe(
+        'The agent to run, by name: in `environment` when given, else in "default", else in the one environment that has it',
+      ),
+    environment: runRequestFields.environment
+      .optional()
+      .describe('Environment name of agent_name'),
+    task: runRequestFields.task.describe('What the agent should do ({{userInput}} of its prompt)'),
+    variables: runRequestFields.variables
+      .optional()
+      .describe('Values for the prompt template variables'),
+  })
+  .describe('A run of an agent named by id or name');
 
 export type ErrorResponse = z.infer<typeof errorSchema>;
 export type AgentBody = z.infer<typeof agentSchema>;
@@ -202,6 +213,7 @@ export type HealthBody = z.infer<typeof healthSchema>;
 export type UnhealthyBody = z.infer<typeof unhealthySchema>;
 export type SchedulerState = (typeof SCHEDULER_STATES)[number];
 export type QueueRequest = z.infer<typeof queueRequestSchema>;
+export type SubmitRunRequest = z.infer<typeof submitRunRequestSchema>;
 
 /** The schemas published under components/schemas of the OpenAPI document, by name. */
 export const COMPONENT_SCHEMAS = {

@@ -1,6 +1,7 @@
 // Store rows shaped as the REST API answers them: snake_case keys, ISO dates, ids as numbers.
 // Each function's return type is inferred from the zod schema the OpenAPI document publishes.
-import { agentView, isoOrNull as iso, runView } from '@junction/agent-core';
+import { agentView } from '@junction/agent-core/agents';
+import { isoOrNull as iso, runView } from '@junction/agent-core/runs';
 import type { Agent, EnvironmentSummary, Run, RunEvent, Store } from '@junction/store';
 import type { AgentBody, EnvironmentBody, RunBody, RunEventBody } from './schemas.js';
 

@@ -133,7 +133,7 @@ describe('GET /api/v1/agents/:agent_id', () => {
     const error = expectError(answer, 404, 'AGENT_NOT_FOUND');
     doc.expectDocumented('get', AGENT, answer);
     expect(error.message).toBe(
-      'No agent has id 9999. GET /api/v1/agents lists the agents and their ids.',
+      'No agent has id 9999. List agents with `junction agent list`, GET /api/v1/agents or the MCP tool list_agents for valid ids.',
     );
   });
 
@@ -171,7 +171,8 @@ describe('POST /api/v1/agents/:agent_id/queue', () => {
       environment_id: s.seed.envDefault,
       status: 'queued',
       source: 'api',
-      task: 'Sort issue #42',
+      // Stored and answered exactly as sent (issue 12: one task rule on every surface).
+      task: '  Sort issue #42  ',
       steps_taken: 0,
       variables: { REPO: 'junction', API_TOKEN: '[REDACTED]' },
     });
@@ -181,7 +182,7 @@ describe('POST /api/v1/agents/:agent_id/queue', () => {
     );
     expect(await s.runCount()).toBe(before + 1);
     const stored = await s.store.runs.get(body.run_id as number);
-    expect(stored).toMatchObject({ status: 'queued', source: 'api', task: 'Sort issue #42' });
+    expect(stored).toMatchObject({ status: 'queued', source: 'api', task: '  Sort issue #42  ' });
     // The store keeps the real value; only the answer is redacted.
     expect(stored?.variables).toEqual({ REPO: 'junction', API_TOKEN: 'tok_0123456789' });
   });
@@ -198,26 +199,31 @@ describe('POST /api/v1/agents/:agent_id/queue', () => {
   });
 
   const bad: Array<[string, unknown, string, string]> = [
-    ['a missing task', {}, 'task', 'task is required.'],
-    ['a task of the wrong type', { task: 42 }, 'task', 'task must be a string.'],
+    ['a missing task', {}, 'task', 'task is required: the instruction for the agent, as a string.'],
+    [
+      'a task of the wrong type',
+      { task: 42 },
+      'task',
+      'task must be a string: the instruction for the agent.',
+    ],
     ['an empty task', { task: '   ' }, 'task', 'task must not be empty.'],
     [
       'variables of the wrong type',
       { task: 'x', variables: ['a'] },
       'variables',
-      'variables must be an object of string values.',
+      'variables must be an object of string values, such as {"city": "Paris"}.',
     ],
     [
       'a non-string variable',
       { task: 'x', variables: { N: 1 } },
       'variables.N',
-      'variables.N must be a string.',
+      'each value in variables must be a string.',
     ],
     [
       'an unknown field',
       { task: 'x', agent_name: 'triage' },
       'agent_name',
-      'Unknown field "agent_name" in the body; it takes task (string) and variables (object of strings).',
+      'Unknown field "agent_name" in the body; it takes task, variables.',
     ],
     [
       'a JSON array',
@@ -304,12 +310,12 @@ describe('POST /api/v1/agents/:agent_id/queue', () => {
     doc.expectDocumented('post', QUEUE, answer);
   });
 
-  it('answers 422 MODEL_API_KEY_MISSING when the agent cannot run, queueing nothing', async () => {
+  it('answers 503 MODEL_API_KEY_MISSING when the agent cannot run, queueing nothing', async () => {
     const before = await s.runCount();
     const answer = await postJson(`${s.url}${AGENTS}/${s.seed.writer.id}/queue`, {
       task: 'Write notes',
     });
-    const error = expectError(answer, 422, 'MODEL_API_KEY_MISSING');
+    const error = expectError(answer, 503, 'MODEL_API_KEY_MISSING');
     doc.expectDocumented('post', QUEUE, answer);
     expect(error.message).toMatch(/OPENAI_API_KEY/);
     expect(await s.runCount()).toBe(before);

@@ -151,7 +151,7 @@ describe('server faults', () => {
   beforeAll(async () => {
     s = await startServer({
       logger: capturingLogger(records),
-      checkAgent: (agent) => {
+      checkModel: (agent) => {
         if (agent.name === 'helper')
           throw new Error('model registry exploded: key sk-proj-abcdefghijklmnop1234');
       },

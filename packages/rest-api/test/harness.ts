@@ -7,7 +7,9 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@jest/globals';
-import { AgentCoreError, resolveModel, RunQueue, type ModelSettings } from '@junction/agent-core';
+import { AgentCoreError } from '@junction/agent-core';
+import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
+import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@junction/telemetry';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -42,7 +44,7 @@ export interface Seed {
 export interface TestServer {
   url: string;
   store: Store;
-  queue: RunQueue;
+  workers: RunWorkers;
   metrics: Metrics;
   clock: Clock;
   seed: Seed;
@@ -198,7 +200,7 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   workersRunning?: () => boolean;
   /** Replaces the real model check (e.g. with one that fails unexpectedly). */
-  checkAgent?: RestDeps['checkAgent'];
+  checkModel?: ModelCheck;
   /** Start the queue with a worker that completes each run at once. */
   startWorkers?: boolean;
   healthTimeoutMs?: number;
@@ -214,7 +216,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const store = await openStore({ url: path.join(dir, 'junction.db'), now: clock.now });
   const seeded = await seed(store, clock);
   const logger = options.logger ?? createNoopLogger();
-  const queue = new RunQueue({
+  const workers = new RunWorkers({
     store,
     logger,
     concurrency: 1,
@@ -224,25 +226,26 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
         store.runs.markCompleted(run.id, { finalResponse: `done: ${run.task}`, stepsTaken: 1 }),
     },
   });
-  if (options.startWorkers) await queue.start();
+  if (options.startWorkers) await workers.start();
+  const runs = createRunDoor({
+    store,
+    checkModel: options.checkModel ?? createModelCheck(MODEL_SETTINGS, {}),
+    dispatch: workers,
+    endings: workers,
+  });
   const metrics = createMetrics({ startTime: new Date(clock.ms - 3_723_000), now: () => clock.ms });
   const app = express();
   app.disable('x-powered-by');
   app.use(
     createRestRouter({
       store: options.routerStore ? options.routerStore(store) : store,
-      queue,
+      runs,
       logger,
       metrics,
       version: '1.2.3-test',
       startedAt: new Date(clock.ms - 3_723_000),
       now: clock.now,
       apiKeys: options.apiKeys ?? [],
-      checkAgent:
-        options.checkAgent ??
-        ((agent) => {
-          resolveModel(agent.model ?? undefined, MODEL_SETTINGS, {});
-        }),
       ...(options.workersRunning ? { workersRunning: options.workersRunning } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.healthTimeoutMs !== undefined
@@ -257,14 +260,14 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     url: `http://127.0.0.1:${port}`,
     store,
-    queue,
+    workers,
     metrics,
     clock,
     seed: seeded,
     dir,
     runCount: () => store.runs.count(),
     async close(): Promise<void> {
-      await queue.stop({ drainMs: 1000 });
+      await workers.stop({ drainMs: 1000 });
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

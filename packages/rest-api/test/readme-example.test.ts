@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { RunQueue, type RunExecutor } from '@junction/agent-core';
+import { createModelCheck } from '@junction/agent-core/models';
+import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
+import type { RunExecutor } from '@junction/agent-core/runs';
 import { openStore } from '@junction/store';
 import { createLogger, createMetrics } from '@junction/telemetry';
 import express from 'express';
@@ -23,13 +25,15 @@ describe('README example', () => {
       const store = await openStore({ url: databaseFile });
       const logger = createLogger({ level: 'warn' });
       const metrics = createMetrics({ startTime: startedAt, logger });
-      const queue = new RunQueue({ store, runner, logger });
+      const workers = new RunWorkers({ store, runner, logger });
+      const checkModel = createModelCheck({ ai_model: 'ollama/llama3.2' }, process.env);
+      const runs = createRunDoor({ store, checkModel, dispatch: workers, endings: workers });
       const apiKeys = [process.env.JUNCTION_API_KEY ?? ''].filter((key) => key !== '');
       const version = '0.1.0';
 
       const app = express();
       app.disable('x-powered-by');
-      app.use(createRestRouter({ store, queue, logger, metrics, version, startedAt, apiKeys }));
+      app.use(createRestRouter({ store, runs, logger, metrics, version, startedAt, apiKeys }));
       const server = app.listen(port, '127.0.0.1');
       // README-EXAMPLE-END
       await new Promise<void>((resolve) => server.once('listening', () => resolve()));

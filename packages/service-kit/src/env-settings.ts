@@ -9,8 +9,12 @@ export const DEFAULT_DRAIN_SECONDS = 10;
 /** Largest JUNCTION_DRAIN_SECONDS accepted: one hour. */
 export const MAX_DRAIN_SECONDS = 3600;
 
-/** Variables read here, besides those of docs/configuration.md. */
-export const SERVICE_VARIABLES = ['JUNCTION_DRAIN_SECONDS'] as const;
+/** Variables read by service-kit, besides those of docs/configuration.md. */
+export const SERVICE_VARIABLES = [
+  'JUNCTION_DRAIN_SECONDS',
+  'JUNCTION_MCP_ALLOWED_HOSTS',
+  'JUNCTION_MCP_ALLOWED_ORIGINS',
+] as const;
 
 /** JUNCTION_DRAIN_SECONDS, a whole number from 0 to 3600; unset or empty = 10. A bad value is SETTING_INVALID naming the variable. */
 export function drainSecondsOf(env: NodeJS.ProcessEnv): number {

@@ -16,3 +16,6 @@ export {
   logFormatOf,
   packageVersion,
 } from './env-settings.js';
+export { composeService, modelSettingsOf } from './composition.js';
+export type { ComposeOptions, Composition, Executor } from './composition.js';
+export { apiKeysOf, mcpAllowedOf, secretsOf } from './service-settings.js';

@@ -1,8 +1,7 @@
 // The body of POST /execute (spec §4.1), checked with zod so the check and the type agree.
 import { z } from 'zod';
+import { runRequestFields } from '@junction/agent-core/runs';
 import { WebhookError, type JsonValue } from './errors.js';
-
-const MAX_NAME_LENGTH = 200;
 
 function isAgentId(value: unknown): boolean {
   const id = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
@@ -19,34 +18,11 @@ const agentIdSchema = z
 export const executeRequestSchema = z
   .object(
     {
-      agent_name: z
-        .string({ error: 'agent_name must be a string: the name of the agent to run' })
-        .trim()
-        .min(1, { error: 'agent_name must not be empty' })
-        .max(MAX_NAME_LENGTH, { error: `agent_name must be at most ${MAX_NAME_LENGTH} characters` })
-        .optional(),
+      agent_name: runRequestFields.agent_name.optional(),
       agent_id: agentIdSchema.optional(),
-      environment: z
-        .string({ error: 'environment must be a string: the name of an environment' })
-        .trim()
-        .min(1, { error: 'environment must not be empty' })
-        .max(MAX_NAME_LENGTH, {
-          error: `environment must be at most ${MAX_NAME_LENGTH} characters`,
-        })
-        .optional(),
-      task: z
-        .string({
-          error: (issue) =>
-            issue.input === undefined
-              ? 'task is required: the instruction for the agent, as a string'
-              : 'task must be a string: the instruction for the agent',
-        })
-        .refine((task) => task.trim().length > 0, { error: 'task must not be empty' }),
-      variables: z
-        .record(z.string(), z.string({ error: 'each value in variables must be a string' }), {
-          error: 'variables must be an object of string values, such as {"city": "Paris"}',
-        })
-        .optional(),
+      environment: runRequestFields.environment.optional(),
+      task: runRequestFields.task,
+      variables: runRequestFields.variables.optional(),
     },
     {
       error:

@@ -1,16 +1,20 @@
 // The one table from error codes to HTTP answers on the webhook server, and the JSON
 // handlers that make sure no failure ever leaves as an HTML page or with a secret in it.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { isAgentCoreError } from '@junction/agent-core';
-import { isStoreError } from '@junction/store';
+import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
-import { WebhookError, isWebhookError, type JsonValue } from './errors.js';
+import { WebhookError, isWebhookError, type JsonValue, type WebhookErrorCode } from './errors.js';
+
+/** Every code a webhook answer can carry: this surface's, the run door's and the store's. */
+export type WebhookAnswerCode = WebhookErrorCode | AgentCoreErrorCode | StoreErrorCode;
 
 /** HTTP status of every code the webhook server answers with; anything unlisted is a 500. */
-export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
+export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<WebhookAnswerCode, number>>> = {
   // the caller's request
   INVALID_JSON: 400,
   INVALID_REQUEST: 400,
+  RUN_REQUEST_INVALID: 400,
   AGENT_AMBIGUOUS: 400,
   IDEMPOTENCY_KEY_INVALID: 400,
   BEARER_TOKEN_REQUIRED: 401,
@@ -26,7 +30,6 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   // the agent cannot run as the server is configured (the operator's to fix, not a crash)
-  AGENT_REFUSED: 503,
   AGENT_INVALID: 503,
   MODEL_NOT_CONFIGURED: 503,
   MODEL_PROVIDER_UNKNOWN: 503,
@@ -150,6 +153,9 @@ export function toHttpFailure(err: unknown): HttpFailure {
             message: busy
               ? 'The run store is busy or restarting; nothing was queued. Retry in a moment.'
               : redactText(known.message),
+            ...(!busy && isAgentCoreError(known) && Object.keys(known.details).length > 0
+              ? { details: known.details as Record<string, JsonValue> }
+              : {}),
           },
         },
       };

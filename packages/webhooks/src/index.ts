@@ -14,7 +14,6 @@ export {
 export type { ErrorBody, HttpFailure } from './http-errors.js';
 export { executeRequestSchema } from './execute-request.js';
 export type { ExecuteRequest } from './execute-request.js';
-export { IDEMPOTENCY_WINDOW_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.js';
 export { executeAccepted, runView } from './run-view.js';
 export type { ExecuteAccepted, RunView } from './run-view.js';
 

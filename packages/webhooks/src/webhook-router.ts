@@ -2,20 +2,15 @@
 // Factories only: `createWebhookApp` serves them flat on an app, `createWebhookRouter` for mounting.
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import { isAgentCoreError, type RunQueue } from '@junction/agent-core';
-import { isStoreError, type AgentRef, type Run, type Store } from '@junction/store';
-import { redactText, type Logger } from '@junction/telemetry';
-import { resolveExecuteAgent } from './agent-lookup.js';
+import { AgentCoreError } from '@junction/agent-core';
+import type { RunDoor } from '@junction/agent-core/runs';
+import type { Store } from '@junction/store';
+import type { Logger } from '@junction/telemetry';
 import { apiKeyCheck, requireApiKey } from './api-key.js';
-import { WebhookError, isWebhookError } from './errors.js';
+import { WebhookError } from './errors.js';
 import { parseExecuteRequest } from './execute-request.js';
 import { methodNotAllowed, webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
-import {
-  assertSameRequest,
-  findLiveRun,
-  storedIdempotencyKey,
-  type IdempotentRequest,
-} from './idempotency.js';
+import { idempotencyKeyOf } from './idempotency.js';
 import { executeAccepted, runView } from './run-view.js';
 
 /** Default limit of a POST /execute body: 1 MiB (config webhook.max_body_bytes). */
@@ -24,8 +19,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** What the webhook router needs; the app builds these once. */
 export interface WebhookRouterDeps {
   store: Store;
-  /** Only `enqueue` is used: the run is written `queued` and a worker (here or elsewhere) takes it. */
-  queue: Pick<RunQueue, 'enqueue'>;
+  /** The one door for runs: the run is written `queued` and a worker (here or elsewhere) takes it. */
+  runs: Pick<RunDoor, 'submit'>;
   logger: Logger;
   /** config webhook.enabled: without it POST /execute does not exist (404 like any unknown route). */
   enabled: boolean;
@@ -33,10 +28,6 @@ export interface WebhookRouterDeps {
   apiKey?: string;
   /** Largest accepted body in bytes (config webhook.max_body_bytes). Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Throws a coded error (e.g. MODEL_API_KEY_MISSING) when the agent cannot run as configured; called before anything is queued. */
-  checkAgent?: (agent: AgentRef) => void;
-  /** Clock of the idempotency window. Default `() => new Date()`. */
-  now?: () => Date;
 }
 
 const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
@@ -74,7 +65,6 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
       `maxBodyBytes must be a positive whole number of bytes; got ${String(maxBodyBytes)}.`,
     );
   }
-  const now = deps.now ?? ((): Date => new Date());
   const keyRefusal = apiKeyCheck(deps.apiKey);
 
   if (deps.enabled) {
@@ -86,7 +76,7 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
       else parseJson(req, res, next);
     };
     target.post('/execute', admit, async (req, res) => {
-      await execute(deps, logger, now, req, res);
+      await execute(deps, logger, req, res);
     });
     target.all('/execute', methodNotAllowed(['POST']));
   }
@@ -103,7 +93,7 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
     }
     const run = await deps.store.runs.get(id);
     if (!run) {
-      throw new WebhookError(
+      throw new AgentCoreError(
         'RUN_NOT_FOUND',
         `No run has id ${id}. Use the run_id POST /execute returned, or list runs with \`junction runs list\`.`,
         { run_id: id },
@@ -152,40 +142,24 @@ export function createWebhookApp(
 async function execute(
   deps: WebhookRouterDeps,
   logger: Logger,
-  now: () => Date,
   req: Request,
   res: Response,
 ): Promise<void> {
   const body = parseExecuteRequest(req.body);
-  const key = storedIdempotencyKey(req.get('idempotency-key'));
-  const agent = await resolveExecuteAgent(deps.store, body);
-  const request: IdempotentRequest = { agent, task: body.task, variables: body.variables ?? {} };
-
-  if (key) {
-    const live = await findLiveRun(deps.store, key, now());
-    if (live) {
-      replay(live, request, req, res, logger);
-      return;
-    }
-  }
-  checkAgent(deps, agent);
-  let run: Run;
-  try {
-    run = await deps.queue.enqueue({
-      agent,
-      task: body.task,
-      variables: request.variables,
-      source: 'webhook',
-      ...(key ? { idempotencyKey: key } : {}),
-    });
-  } catch (err) {
-    // Another request with the same key won the race: answer with its run.
-    const winner =
-      key && isStoreError(err, 'CONFLICT')
-        ? await deps.store.runs.findByIdempotencyKey(key)
-        : undefined;
-    if (!winner) throw err;
-    replay(winner, request, req, res, logger);
+  const key = idempotencyKeyOf(req.get('idempotency-key'));
+  const { run, agent, replayed } = await deps.runs.submit({
+    agent_id: body.agent_id,
+    agent_name: body.agent_name,
+    environment: body.environment,
+    task: body.task,
+    variables: body.variables,
+    source: 'webhook',
+    idempotency_key: key,
+  });
+  const location = `${req.baseUrl}/runs/${run.id}`;
+  if (replayed) {
+    logger.info('webhook request replayed', { run_id: run.id, agent_name: run.agentName });
+    res.status(202).set('Idempotent-Replayed', 'true').location(location).json(executeAccepted(run));
     return;
   }
   logger.info('webhook run queued', {
@@ -194,37 +168,5 @@ async function execute(
     agent_name: agent.name,
     idempotent: key !== undefined,
   });
-  res.status(202).location(`${req.baseUrl}/runs/${run.id}`).json(executeAccepted(run));
-}
-
-function replay(
-  run: Run,
-  request: IdempotentRequest,
-  req: Request,
-  res: Response,
-  logger: Logger,
-): void {
-  assertSameRequest(run, request);
-  logger.info('webhook request replayed', { run_id: run.id, agent_name: run.agentName });
-  res
-    .status(202)
-    .set('Idempotent-Replayed', 'true')
-    .location(`${req.baseUrl}/runs/${run.id}`)
-    .json(executeAccepted(run));
-}
-
-/** Runs the app's check; an uncoded refusal becomes AGENT_REFUSED with a redacted reason. */
-function checkAgent(deps: WebhookRouterDeps, agent: AgentRef): void {
-  try {
-    deps.checkAgent?.(agent);
-  } catch (err) {
-    if (isAgentCoreError(err) || isWebhookError(err)) throw err;
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new WebhookError(
-      'AGENT_REFUSED',
-      `Agent "${agent.name}" cannot run on this server: ${redactText(reason)}`,
-      { agent_id: agent.id },
-      { cause: err },
-    );
-  }
+  res.status(202).location(location).json(executeAccepted(run));
 }

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { RunQueue } from '@junction/agent-core';
+import type { ModelCheck } from '@junction/agent-core/models';
+import { createRunDoor } from '@junction/agent-core/runs';
 import { openStore, type Agent, type Store } from '@junction/store';
 import { createLogger, type RootLogger } from '@junction/telemetry';
 import { createWebhookApp, type WebhookRouterDeps } from '../src/index.js';
@@ -92,24 +93,28 @@ export async function listen(handler: http.RequestListener): Promise<Listening> 
 /** The app the webhook-server app serves (`createWebhookApp`: the routes flat on it, then JSON 404 and error handlers). */
 export async function startWebhookApp(
   fixture: Fixture,
-  options: Partial<WebhookRouterDeps> & { logger?: RootLogger; health?: RequestHandler } = {},
-): Promise<Listening & { queue: RunQueue }> {
+  options: Partial<WebhookRouterDeps> & {
+    logger?: RootLogger;
+    health?: RequestHandler;
+    /** The run door's model check. Default: every model can run. */
+    checkModel?: ModelCheck;
+    /** The run door's clock (idempotency window). */
+    now?: () => Date;
+  } = {},
+): Promise<Listening> {
   const logger = options.logger ?? memoryLogger().logger;
-  // Never started: the router only enqueues; the run stays `queued`.
-  const queue = new RunQueue({
+  const { health, checkModel, now, ...deps } = options;
+  // No workers: the run door writes the run `queued` and it stays so.
+  const runs = createRunDoor({
     store: fixture.store,
-    logger,
-    runner: {
-      execute: (run) => fixture.store.runs.markCompleted(run.id, { finalResponse: 'done' }),
-    },
+    checkModel: checkModel ?? ((): void => undefined),
+    ...(now ? { now } : {}),
   });
-  const { health, ...deps } = options;
   const app = createWebhookApp(
-    { store: fixture.store, queue, logger, enabled: true, ...deps },
+    { store: fixture.store, runs, logger, enabled: true, ...deps },
     health ? { health } : {},
   );
-  const server = await listen(app);
-  return { ...server, queue };
+  return listen(app);
 }
 
 /** POSTs a JSON body (or raw text) to `url`. */

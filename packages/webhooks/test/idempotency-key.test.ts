@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { IDEMPOTENCY_WINDOW_MS } from '../src/index.js';
+import { IDEMPOTENCY_WINDOW_MS } from '@junction/agent-core/runs';
 import { openFixture, post, startWebhookApp, type Fixture, type Listening } from './helpers.js';
 
 let fx: Fixture;

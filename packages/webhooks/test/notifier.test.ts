@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import express from 'express';
-import { RunQueue } from '@junction/agent-core';
+import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { createConfigSchema, resolvePaths } from '@junction/config-templates';
 import type { Run, RunStatus } from '@junction/store';
 import {
@@ -318,7 +318,7 @@ describe('createNotifier', () => {
       ...FAST,
     });
     const n = notifier;
-    const queue = new RunQueue({
+    const workers = new RunWorkers({
       store: fx.store,
       logger,
       pollMs: 20,
@@ -329,18 +329,24 @@ describe('createNotifier', () => {
       },
       onFinished: (run) => n.runFinished(run),
     });
-    await queue.start();
+    await workers.start();
+    const runs = createRunDoor({
+      store: fx.store,
+      checkModel: () => undefined,
+      dispatch: workers,
+      endings: workers,
+    });
     const app = express();
-    app.use(createWebhookRouter({ store: fx.store, queue, logger, enabled: true }));
+    app.use(createWebhookRouter({ store: fx.store, runs, logger, enabled: true }));
     const server = await listen(app);
     servers.push(server);
     try {
       const accepted = (await (
         await post(`${server.url}/execute`, { agent_name: 'assistant', task: 'Open a ticket' })
       ).json()) as { run_id: number };
-      await queue.waitFor(accepted.run_id, { timeoutMs: 5000 });
+      await runs.waitFor(accepted.run_id, { timeoutMs: 5000 });
     } finally {
-      await queue.stop({ drainMs: 1000 });
+      await workers.stop({ drainMs: 1000 });
     }
     await notifier.close();
     expect(bodies(receiver.requests)).toEqual([

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
-import { RunQueue } from '@junction/agent-core';
+import { createModelCheck } from '@junction/agent-core/models';
+import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { openStore, type Run } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import {
@@ -45,18 +46,24 @@ describe('README example', () => {
       events: config.notifications.webhook_events,
       version: '0.1.0',
     });
-    const queue = new RunQueue({
+    const workers = new RunWorkers({
       store,
       logger,
       runner,
       onFinished: (run) => notifier.runFinished(run),
     });
+    // The one door for runs, with the model check every app uses (here: a key in the environment).
+    const checkModel = createModelCheck(
+      { ai_model: 'openai/gpt-4o-mini' },
+      { OPENAI_API_KEY: 'sk-test' },
+    );
+    const runs = createRunDoor({ store, checkModel, dispatch: workers, endings: workers });
 
     const app = express();
     app.use(
       createWebhookRouter({
         store,
-        queue,
+        runs,
         logger,
         enabled: config.webhook.enabled,
         apiKey: config.webhook.api_key,
@@ -65,12 +72,12 @@ describe('README example', () => {
     );
     app.use(webhookNotFoundHandler()); // unknown paths: JSON 404
     app.use(webhookErrorHandler(logger)); // anything else: JSON, never an HTML page
-    await queue.start();
+    await workers.start();
     const server = app.listen(port, host);
 
     async function shutdown(): Promise<void> {
       await new Promise((resolve) => server.close(resolve));
-      await queue.stop({ drainMs: 10_000 });
+      await workers.stop({ drainMs: 10_000 });
       await notifier.close(); // waits (bounded) for deliveries in flight
       await store.close();
       await logger.close();
@@ -92,7 +99,7 @@ describe('README example', () => {
       expect(res.status).toBe(202);
       const accepted = (await res.json()) as { run_id: number; status: string };
       expect(accepted.status).toBe('running');
-      await queue.waitFor(accepted.run_id, { timeoutMs: 5000 });
+      await runs.waitFor(accepted.run_id, { timeoutMs: 5000 });
     } finally {
       await shutdown();
       await sink.close();

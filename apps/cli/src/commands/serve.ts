@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import type { McpHttpHandler } from '@junction/mcp-server';
 import type { Listening, PortHint } from '@junction/service-kit';
 import { JunctionCommand } from '../base-command.js';
 
@@ -49,10 +50,6 @@ export default class Serve extends JunctionCommand {
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
     const { listen } = await import('@junction/service-kit');
-    const core = await import('@junction/agent-core');
-    const mcp = await import('@junction/mcp-server');
-    const rest = await import('@junction/rest-api');
-    const webhooks = await import('@junction/webhooks');
     const ctx = await createContext();
     const { config } = ctx;
     const version = this.config.version;
@@ -69,48 +66,13 @@ export default class Serve extends JunctionCommand {
       version,
       startedAt,
     });
-    const { runtime, workers } = service;
-    const { store, logger } = runtime;
+    const { logger } = service;
     const servers: Listening[] = [];
-    let mcpHandler: ReturnType<typeof mcp.createMcpHttpHandler> | undefined;
+    let mcpHandler: McpHttpHandler | undefined;
     try {
-      const checkAgent = (agent: Parameters<typeof runtime.checkAgent>[0]): void =>
-        runtime.checkAgent(agent);
-      const restApp = rest.createRestApp({
-        store,
-        queue: service.queue,
-        logger,
-        metrics: runtime.metrics,
-        version,
-        startedAt,
-        apiKeys: core.apiKeysOf(config),
-        checkAgent,
-        workersRunning: () => workers.running(),
-        mcpServersActive: () => runtime.pool.activeKeys().length,
-      });
-      const apiKeys = core.apiKeysOf(config);
-      mcpHandler = mcp.createMcpHttpHandler({
-        port: ports.mcp,
-        apiKeys,
-        deps: {
-          store,
-          workspace: ctx.workspace,
-          pool: runtime.pool,
-          queue: service.queue,
-          logger,
-          version,
-          checkAgent,
-        },
-      });
-      const webhookApp = webhooks.createWebhookApp({
-        store,
-        queue: service.queue,
-        logger,
-        enabled: config.webhook.enabled,
-        ...(config.webhook.api_key ? { apiKey: config.webhook.api_key } : {}),
-        maxBodyBytes: config.webhook.max_body_bytes,
-        checkAgent,
-      });
+      const restApp = service.restApp();
+      mcpHandler = service.mcpHttp(ports.mcp);
+      const webhookApp = service.webhookApp();
       // Every port is bound before the workers start: a port in use leaves nothing running
       // (each listener is kept as soon as it is bound, so a later failure stops it again).
       servers.push(
@@ -137,7 +99,7 @@ export default class Serve extends JunctionCommand {
           hint: portHint('--webhook-port', 'webhook.port'),
         }),
       );
-      if (!isLoopback(host) && apiKeys.length === 0) {
+      if (!isLoopback(host) && service.apiKeys.length === 0) {
         const warning = `api.host is ${host}, not a loopback address, and no API key is set: REST and MCP answer anyone who can reach this machine. Set api.keys (or JUNCTION_API_KEY), or bind 127.0.0.1.`;
         logger.warn(warning, { host });
         process.stderr.write(`Warning: ${warning}\n`);

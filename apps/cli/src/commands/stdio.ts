@@ -19,7 +19,6 @@ export default class Stdio extends JunctionCommand {
     const { flags } = await this.parse(Stdio);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const mcp = await import('@junction/mcp-server');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const ctx = await createContext();
     const service = await createService(ctx, {
@@ -29,16 +28,7 @@ export default class Stdio extends JunctionCommand {
     });
     try {
       await service.start();
-      const server = mcp.createMcpServer({
-        store: service.runtime.store,
-        workspace: ctx.workspace,
-        pool: service.runtime.pool,
-        queue: service.queue,
-        logger: service.runtime.logger,
-        version: this.config.version,
-        transport: 'stdio',
-        checkAgent: (agent) => service.runtime.checkAgent(agent),
-      });
+      const server = service.mcpStdio();
       const ended = new Promise<string>((resolve) => {
         server.server.onclose = (): void => resolve('the client closed the connection');
         process.stdin.once('end', () => resolve('stdin ended'));
@@ -46,9 +36,9 @@ export default class Stdio extends JunctionCommand {
         process.once('SIGTERM', () => resolve('SIGTERM'));
       });
       await server.connect(new StdioServerTransport());
-      service.runtime.logger.info('MCP over stdio ready', { version: this.config.version });
+      service.logger.info('MCP over stdio ready', { version: this.config.version });
       const why = await ended;
-      service.runtime.logger.info('MCP over stdio stopping', { reason: why });
+      service.logger.info('MCP over stdio stopping', { reason: why });
       await server.close().catch(() => undefined);
     } finally {
       await service.stop();

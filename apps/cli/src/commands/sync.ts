@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import type { SyncReport } from '@junction/agent-core';
+import type { SyncReport } from '@junction/agent-core/sync';
 import { JunctionCommand } from '../base-command.js';
 
 /** A list of names cut to fit a table cell. */
@@ -39,7 +39,8 @@ export default class Sync extends JunctionCommand {
   async run(): Promise<SyncReport> {
     const { args, flags } = await this.parse(Sync);
     const { createContext } = await import('../context.js');
-    const { McpClientPool, syncEnvironment } = await import('@junction/agent-core');
+    const { McpClientPool } = await import('@junction/agent-core/mcp');
+    const { syncEnvironment } = await import('@junction/agent-core/sync');
     const { formatTable } = await import('../table.js');
     const ctx = await createContext();
     const pool = new McpClientPool({

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { isAgentCoreError } from '@junction/agent-core';
-import type { Agent, Run } from '@junction/store';
+import { runRequestFields } from '@junction/agent-core/runs';
+import type { Run } from '@junction/store';
 import { idArg } from '../arguments.js';
-import { McpServerError } from '../errors.js';
-import { resolveAgent } from '../lookups.js';
 import { defineTool, type ToolContext } from '../tool-kit.js';
 import { runOutcome } from '../views.js';
 
@@ -16,21 +14,6 @@ function isActive(run: Run): boolean {
   return run.status === 'queued' || run.status === 'running';
 }
 
-function check(agent: Agent, ctx: ToolContext): void {
-  try {
-    ctx.deps.checkAgent?.(agent);
-  } catch (err) {
-    if (isAgentCoreError(err)) throw err;
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new McpServerError(
-      'AGENT_REFUSED',
-      `Agent "${agent.name}" cannot run: ${ctx.redactText(reason)}`,
-      { agent_id: agent.id },
-      { cause: err },
-    );
-  }
-}
-
 async function waitWithProgress(run: Run, timeoutMs: number, ctx: ToolContext): Promise<Run> {
   const started = Date.now();
   const ticker = setInterval(() => {
@@ -39,7 +22,7 @@ async function waitWithProgress(run: Run, timeoutMs: number, ctx: ToolContext): 
   }, PROGRESS_EVERY_MS);
   ticker.unref();
   try {
-    return await ctx.deps.queue.waitFor(run.id, { timeoutMs, signal: ctx.signal });
+    return await ctx.deps.runs.waitFor(run.id, { timeoutMs, signal: ctx.signal });
   } finally {
     clearInterval(ticker);
   }
@@ -50,7 +33,8 @@ export const callAgentTool = defineTool({
   title: 'Run an agent',
   description:
     'Runs a Junction agent on a task and returns its answer. Name the agent with agent_id (from list_agents) ' +
-    'or agent_name (add environment_id when several environments have an agent of that name). ' +
+    'or agent_name (a name alone means the agent in the "default" environment, else the one environment that has it; ' +
+    'add environment_id when several environments have an agent of that name). ' +
     'By default the call waits for the run to finish (up to `timeout` seconds) and returns run_id, status, ' +
     'final_response, steps_taken, token counts and duration. With async=true it returns the run_id at once; ' +
     'follow the run with inspect_run. A run still going when the wait ends keeps running: use inspect_run.',
@@ -59,24 +43,15 @@ export const callAgentTool = defineTool({
       'agent_id',
       'Id of the agent to run, a string of digits from list_agents. Give this or agent_name.',
     ).optional(),
-    agent_name: z
-      .string({ error: 'agent_name must be a string' })
-      .min(1, { error: 'agent_name must not be empty' })
+    agent_name: runRequestFields.agent_name
       .optional()
       .describe('Name of the agent to run, instead of agent_id.'),
     environment_id: idArg(
       'environment_id',
       'Environment of agent_name, when several environments have an agent of that name.',
     ).optional(),
-    task: z
-      .string({ error: 'task is required: the instruction for the agent, as a string' })
-      .trim()
-      .min(1, { error: 'task must not be empty' })
-      .describe('What the agent should do (its user message).'),
-    variables: z
-      .record(z.string(), z.string({ error: 'each variable value must be a string' }), {
-        error: 'variables must be an object of string values',
-      })
+    task: runRequestFields.task.describe('What the agent should do (its user message).'),
+    variables: runRequestFields.variables
       .optional()
       .describe('Values for the variables of the agent prompt, as {"NAME": "value"}.'),
     async: z
@@ -94,17 +69,12 @@ export const callAgentTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   async run(args, ctx) {
-    const { store, queue } = ctx.deps;
-    const agent = await resolveAgent(store, {
-      ...(args.agent_id !== undefined ? { agentId: args.agent_id } : {}),
-      ...(args.agent_name !== undefined ? { agentName: args.agent_name } : {}),
-      ...(args.environment_id !== undefined ? { environmentId: args.environment_id } : {}),
-    });
-    check(agent, ctx);
-    const run = await queue.enqueue({
-      agent,
+    const { run, agent } = await ctx.deps.runs.submit({
+      agent_id: args.agent_id,
+      agent_name: args.agent_name,
+      environment_id: args.environment_id,
       task: args.task,
-      variables: args.variables ?? {},
+      variables: args.variables,
       source: 'mcp',
     });
     if (args.async === true) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentView, createAgent } from '@junction/agent-core';
+import { agentView, createAgent } from '@junction/agent-core/agents';
 import { idArg } from '../arguments.js';
 import { requireEnvironment } from '../lookups.js';
 import { defineTool } from '../tool-kit.js';

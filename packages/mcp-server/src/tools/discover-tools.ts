@@ -1,4 +1,4 @@
-import { syncEnvironment } from '@junction/agent-core';
+import { syncEnvironment } from '@junction/agent-core/sync';
 import type { Environment, McpConfig } from '@junction/store';
 import { idArg } from '../arguments.js';
 import { McpServerError } from '../errors.js';

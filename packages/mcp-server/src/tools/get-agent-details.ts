@@ -1,4 +1,4 @@
-import { agentView } from '@junction/agent-core';
+import { agentView } from '@junction/agent-core/agents';
 import { idArg } from '../arguments.js';
 import { requireAgent } from '../lookups.js';
 import { defineTool } from '../tool-kit.js';

@@ -1,4 +1,4 @@
-import { agentView, updateAgent } from '@junction/agent-core';
+import { agentView, updateAgent } from '@junction/agent-core/agents';
 import type { PromptFileChanges } from '@junction/config-templates';
 import { idArg } from '../arguments.js';
 import { McpServerError } from '../errors.js';

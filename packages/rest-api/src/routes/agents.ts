@@ -1,6 +1,9 @@
-// GET /api/v1/agents, GET /api/v1/agents/:agent_id, POST /api/v1/agents/:agent_id/queue.
-import type { Agent, Store } from '@junction/store';
+// GET /api/v1/agents, GET /api/v1/agents/:agent_id, POST /api/v1/agents/:agent_id/queue,
+// POST /api/v1/runs.
+import { requireAgent } from '@junction/agent-core/agents';
+import type { Run } from '@junction/store';
 import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
 import { environmentFilter } from '../environment-filter.js';
 import { RestApiError } from '../errors.js';
 import { AGENT_LIST_PARAMS, NO_PARAMS, parsePathId, parseQuery } from '../query-params.js';
@@ -8,23 +11,12 @@ import type { RouteContext } from '../route-context.js';
 import { runBody, agentBody } from '../views.js';
 import {
   queueRequestSchema,
+  submitRunRequestSchema,
   type AgentBody,
   type AgentListBody,
   type QueuedRunBody,
   type QueueRequest,
 } from '../schemas.js';
-
-async function requireAgent(store: Store, agentId: number): Promise<Agent> {
-  const agent = await store.agents.get(agentId);
-  if (!agent) {
-    throw new RestApiError(
-      'AGENT_NOT_FOUND',
-      `No agent has id ${agentId}. GET /api/v1/agents lists the agents and their ids.`,
-      { agent_id: agentId },
-    );
-  }
-  return agent;
-}
 
 /** GET /api/v1/agents: a page of agents, optionally of one environment. */
 export function listAgents(ctx: RouteContext): RequestHandler {
@@ -55,15 +47,15 @@ export function getAgent(ctx: RouteContext): RequestHandler {
   };
 }
 
-function validBody(body: unknown): QueueRequest {
-  const result = queueRequestSchema.safeParse(body);
+function validBody<S extends z.ZodType>(body: unknown, schema: S): z.output<S> {
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (issue?.code === 'unrecognized_keys') {
     const field = issue.keys[0] ?? '';
     throw new RestApiError(
       'INVALID_BODY',
-      `Unknown field "${field}" in the body; it takes task (string) and variables (object of strings).`,
+      `Unknown field "${field}" in the body; it takes ${Object.keys((schema as unknown as z.ZodObject).shape).join(', ')}.`,
       { field },
     );
   }
@@ -75,41 +67,60 @@ function validBody(body: unknown): QueueRequest {
     );
   }
   const field = issue.path.map(String).join('.');
-  throw new RestApiError('INVALID_BODY', `${field} ${issue.message}.`, { field });
+  // The run request's field messages name their field ("task must not be empty").
+  throw new RestApiError('INVALID_BODY', `${issue.message}.`, { field });
 }
 
 /**
- * POST /api/v1/agents/:agent_id/queue → 202 with the queued run. Every check (id, body,
- * agent, checkAgent) runs before enqueue, so an error answer never leaves a run behind.
+ * POST /api/v1/agents/:agent_id/queue → 202 with the queued run, through the one run door:
+ * every check (id, body, agent, model) runs before the run is written, so an error answer
+ * never leaves a run behind.
  */
 export function queueRun(ctx: RouteContext): RequestHandler {
-  const { store, queue, checkAgent, logger } = ctx.deps;
+  const { runs } = ctx.deps;
   return async (req: Request, res: Response): Promise<void> => {
     const agentId = parsePathId(req.params.agent_id, 'agent_id');
     parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
-    const input = validBody(req.body);
-    const agent = await requireAgent(store, agentId);
-    checkAgent?.(agent);
-    const run = await queue.enqueue({
-      agent,
+    const input: QueueRequest = validBody(req.body, queueRequestSchema);
+    const { run, agent } = await runs.submit({
+      agent_id: agentId,
       task: input.task,
-      ...(input.variables !== undefined ? { variables: input.variables } : {}),
+      variables: input.variables,
       source: 'api',
     });
-    logger.info('run queued', {
-      run_id: run.id,
-      agent_id: agent.id,
-      agent_name: agent.name,
-      source: 'api',
-    });
-    const location = `/api/v1/runs/${run.id}`;
-    const body: QueuedRunBody = {
-      ...runBody(run),
-      variables: ctx.redact(run.variables) as Record<string, string>,
-      message: `Run ${run.id} of agent "${agent.name}" queued; GET ${location} for its status.`,
-    };
-    res.status(202).location(location).json(body);
+    answerQueued(ctx, run, agent.name, res);
   };
+}
+
+/**
+ * POST /api/v1/runs → 202 with the queued run: the agent by `agent_id`, or by `agent_name`
+ * (with `environment`), found by the run door's one rule, as on every other surface.
+ */
+export function submitRun(ctx: RouteContext): RequestHandler {
+  const { runs } = ctx.deps;
+  return async (req: Request, res: Response): Promise<void> => {
+    parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
+    const input = validBody(req.body, submitRunRequestSchema);
+    const submitted = await runs.submit({ ...input, source: 'api' });
+    answerQueued(ctx, submitted.run, submitted.agent.name, res);
+  };
+}
+
+/** 202 with the queued run, its redacted variables and where to follow it. */
+function answerQueued(ctx: RouteContext, run: Run, agentName: string, res: Response): void {
+  ctx.deps.logger.info('run queued', {
+    run_id: run.id,
+    agent_id: run.agentId,
+    agent_name: agentName,
+    source: 'api',
+  });
+  const location = `/api/v1/runs/${run.id}`;
+  const body: QueuedRunBody = {
+    ...runBody(run),
+    variables: ctx.redact(run.variables) as Record<string, string>,
+    message: `Run ${run.id} of agent "${agentName}" queued; GET ${location} for its status.`,
+  };
+  res.status(202).location(location).json(body);
 }
 
 /** Refuses a body that is not JSON before it is read: 415 UNSUPPORTED_MEDIA_TYPE. */

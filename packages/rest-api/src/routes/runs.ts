@@ -1,8 +1,8 @@
 // GET /api/v1/runs and GET /api/v1/runs/:run_id.
+import { AgentCoreError } from '@junction/agent-core';
 import type { RunListFilter } from '@junction/store';
 import type { Request, RequestHandler, Response } from 'express';
 import { environmentFilter } from '../environment-filter.js';
-import { RestApiError } from '../errors.js';
 import {
   parsePathId,
   parseQuery,
@@ -52,7 +52,7 @@ export function getRun(ctx: RouteContext): RequestHandler {
     const q = parseQuery(req.query as Record<string, unknown>, RUN_DETAIL_PARAMS);
     const run = await store.runs.get(runId);
     if (!run) {
-      throw new RestApiError(
+      throw new AgentCoreError(
         'RUN_NOT_FOUND',
         `No run has id ${runId}. GET /api/v1/runs lists the runs.`,
         { run_id: runId },

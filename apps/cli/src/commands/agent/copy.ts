@@ -23,7 +23,10 @@ export default class AgentCopy extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { agentView } = await import('../../agent-view.js');
     const ct = await import('@junction/config-templates');
-    const core = await import('@junction/agent-core');
+    const core = {
+      ...(await import('@junction/agent-core')),
+      ...(await import('@junction/agent-core/agents')),
+    };
     const ctx = await createContext();
     try {
       ct.assertValidName('agent', args.name);

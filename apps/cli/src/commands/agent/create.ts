@@ -33,7 +33,10 @@ export default class AgentCreate extends JunctionCommand {
     const { args, flags } = await this.parse(AgentCreate);
     const { createContext } = await import('../../context.js');
     const { agentView } = await import('../../agent-view.js');
-    const core = await import('@junction/agent-core');
+    const core = {
+      ...(await import('@junction/agent-core')),
+      ...(await import('@junction/agent-core/agents')),
+    };
     const ctx = await createContext();
     try {
       await ctx.requireEnvironment(flags.env);

@@ -1,7 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import type { RunProgressEvent } from '@junction/agent-core';
+import type { RunProgressEvent } from '@junction/agent-core/runs';
 import { JunctionCommand } from '../../base-command.js';
-import { envFlag } from '../../flags.js';
 
 export interface RunView {
   run_id: number;
@@ -52,7 +51,11 @@ export default class AgentRun extends JunctionCommand {
   };
 
   static override flags = {
-    env: envFlag,
+    env: Flags.string({
+      char: 'e',
+      description:
+        'environment of the agent (default: the "default" environment, else the one environment that has an agent of that name)',
+    }),
     var: Flags.string({
       description: 'run variable name=value (repeatable)',
       multiple: true,
@@ -70,56 +73,38 @@ export default class AgentRun extends JunctionCommand {
     const { args, flags } = await this.parse(AgentRun);
     const variables = parseVars(flags.var);
     const { createContext } = await import('../../context.js');
-    const { createRuntime } = await import('../../runtime.js');
-    const core = await import('@junction/agent-core');
+    const { createService } = await import('../../service.js');
+    const { submitRun } = await import('@junction/agent-core/runs');
     const ctx = await createContext();
-    const runtime = await createRuntime(ctx);
+    const service = await createService(ctx, { version: this.config.version });
+    const workers = service.executor?.workers;
     const controller = new AbortController();
     const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
     process.once('SIGINT', onSigint);
     try {
-      const store = runtime.store;
-      const env = await store.environments.getByName(flags.env);
-      const agent = env ? await store.agents.getByName(env.id, args.name) : undefined;
-      if (!agent) {
-        throw new core.AgentCoreError(
-          'AGENT_NOT_FOUND',
-          `Agent "${args.name}" is not in environment "${flags.env}". ` +
-            `If its prompt file exists, run \`junction sync ${flags.env}\`; \`junction agent list\` shows the synced agents.`,
-          { agent: args.name, environment: flags.env },
-        );
-      }
-      // A missing key or an unknown provider is an error before any run exists.
-      runtime.checkAgent(agent);
-      const workerId = core.newWorkerId();
-      // Created already claimed by this process, so a `serve` worker sharing the store cannot take it.
-      const claimed = await store.runs.create({
-        agentId: agent.id,
-        agentName: agent.name,
-        environmentId: agent.environmentId,
-        task: args.task,
-        variables,
-        source: 'cli',
-        claimedBy: { workerId, leaseMs: 60_000 },
+      if (!workers) throw new Error('this process cannot execute runs');
+      // The one door, with this process's worker as the run's claimant: no `serve` worker
+      // sharing the store can take it, and it is executed here by the workers' own code.
+      const { run, agent } = await submitRun(
+        { store: service.store, checkModel: service.checkModel, dispatch: workers.forCaller() },
+        {
+          agent_name: args.name,
+          environment: flags.env,
+          task: args.task,
+          variables,
+          source: 'cli',
+          timeout_seconds: flags.timeout,
+        },
+      );
+      const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
+      if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
+      const finished = await workers.execute(run, {
+        signal: controller.signal,
+        ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
+        onEvent: (event) => {
+          if (!this.jsonEnabled()) this.log(describe(event));
+        },
       });
-      if (!this.jsonEnabled()) this.log(`run ${claimed.id}: ${agent.name} (${flags.env})`);
-      const finished = await runtime.runner
-        .execute(claimed, {
-          workerId,
-          signal: controller.signal,
-          ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
-          onEvent: (event) => {
-            if (!this.jsonEnabled()) this.log(describe(event));
-          },
-        })
-        .catch(async (err: unknown) => {
-          // The runner records its own failures; this is for the store itself failing under it.
-          const message = core.redactSecrets(`internal error: ${(err as Error).message}`);
-          await store.runs
-            .markFailed(claimed.id, { error: message, workerId })
-            .catch(() => undefined);
-          throw err;
-        });
       const view: RunView = {
         run_id: finished.id,
         agent_id: finished.agentId,
@@ -158,7 +143,7 @@ export default class AgentRun extends JunctionCommand {
       return view;
     } finally {
       process.off('SIGINT', onSigint);
-      await runtime.close();
+      await service.stop();
       await ctx.close();
     }
   }

@@ -48,7 +48,8 @@ export default class RunsInspect extends JunctionCommand {
       const store = await ctx.store();
       const run = await store.runs.get(id);
       if (!run) {
-        throw new CliError(
+        const { AgentCoreError } = await import('@junction/agent-core');
+        throw new AgentCoreError(
           'RUN_NOT_FOUND',
           `There is no run ${id}; it may have been pruned. \`junction runs list\` shows the recent runs.`,
           { runId: id },

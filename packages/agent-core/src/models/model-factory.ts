@@ -5,7 +5,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { AgentCoreError } from './errors.js';
+import { AgentCoreError } from '../errors.js';
 
 // Callers that resolve a model also classify its failures; one import serves both.
 export { classifyProviderError, redactSecrets } from './model-errors.js';

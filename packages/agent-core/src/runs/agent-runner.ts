@@ -14,11 +14,12 @@ import {
   SPAN_AGENT_EXECUTE,
   withSpan,
 } from '@junction/telemetry';
-import { AgentCoreError, isAgentCoreError } from './errors.js';
-import type { McpClientPool } from './mcp-client-pool.js';
-import { classifyProviderError } from './model-errors.js';
-import { modelSecrets, resolveModel, type ModelSettings } from './model-factory.js';
-import { withModelTurns, type ModelTurn } from './model-turns.js';
+import { AgentCoreError, isAgentCoreError } from '../errors.js';
+import type { McpClientPool } from '../mcp/mcp-client-pool.js';
+import { classifyProviderError } from '../models/model-errors.js';
+import { modelSecrets, resolveModel, type ModelSettings } from '../models/model-factory.js';
+import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
+import { DEFAULT_LEASE_MS } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   buildRunTools,
@@ -49,8 +50,9 @@ export interface AgentRunnerDeps {
   maxRetries?: number;
   /** Tool results and arguments longer than this are cut in run events. Default 8000. */
   maxEventChars?: number;
-  /** A worker's hold on a run; renewed while the run goes. Default 60 s. */
+  /** A worker's hold on a run; renewed while the run goes. Default DEFAULT_LEASE_MS. */
   leaseMs?: number;
+  /** Clock of run durations. Default `() => new Date()`. */
   now?: () => Date;
 }
 
@@ -104,6 +106,8 @@ function agentTimeoutMs(def: AgentDefinition): number | undefined {
  */
 export class AgentRunner {
   readonly #deps: AgentRunnerDeps;
+  /** Milliseconds now, from the injected clock. */
+  readonly #now: () => number;
   /** Built once: redaction runs on every turn and tool call. */
   readonly #redactor: Redactor;
   /** Parsed prompt files, reused while the file's size and mtime are unchanged. */
@@ -115,6 +119,8 @@ export class AgentRunner {
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
+    const now = deps.now;
+    this.#now = now ? (): number => now().getTime() : Date.now;
     const env = deps.env ?? process.env;
     this.#redactor = createRedactor([
       ...collectSecretValues(env),
@@ -158,7 +164,7 @@ export class AgentRunner {
 
   async #execute(run: Run, options: ExecuteOptions, depth: number): Promise<Run> {
     const { store, logger, tracer } = this.#deps;
-    const started = Date.now();
+    const started = this.#now();
     const found =
       run.agentId !== null ? await store.agents.getWithEnvironment(run.agentId) : undefined;
     const agent = found?.agent;
@@ -172,7 +178,7 @@ export class AgentRunner {
       ...(agent?.model ? { model: agent.model } : {}),
       ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     });
-    const lease = this.#deps.leaseMs ?? 60_000;
+    const lease = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
     // A run whose lease this worker lost (it stalled past the lease and another worker took
     // the run over, or recovery failed it) stops at once instead of running to an end that
     // would be refused anyway.
@@ -225,7 +231,7 @@ export class AgentRunner {
         return finished;
       }
       const ok = finished.status === 'completed';
-      const durationMs = Date.now() - started;
+      const durationMs = this.#now() - started;
       this.#deps.metrics?.recordRun({
         agentName: run.agentName,
         status: ok ? 'success' : 'error',
@@ -383,7 +389,7 @@ export class AgentRunner {
             variables,
             source: run.source,
             parentRunId: run.id,
-            claimedBy: { workerId: options.workerId, leaseMs: this.#deps.leaseMs ?? 60_000 },
+            claimedBy: { workerId: options.workerId, leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS },
           });
           const finished = await this.#execute(child, { ...options, signal }, depth + 1);
           recorder.record([

@@ -2,8 +2,8 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { Agent, McpServer, Run, Store, Tool } from '@junction/store';
 import type { Tracer } from '@junction/telemetry';
 import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetry';
-import type { McpClientPool, McpServerSpec, ToolCallResult } from './mcp-client-pool.js';
-import { serverKey } from './sync-environment.js';
+import type { McpClientPool, McpServerSpec, ToolCallResult } from '../mcp/mcp-client-pool.js';
+import { serverKey } from '../sync/sync-environment.js';
 
 /** Something that happened to a tool during a run, for events and live progress. */
 export interface ToolCallRecord {

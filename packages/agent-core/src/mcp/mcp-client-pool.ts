@@ -15,8 +15,8 @@ import {
   redactUrl,
 } from '@junction/telemetry';
 import type { Logger, Redactor } from '@junction/telemetry';
-import { AgentCoreError } from './errors.js';
-import type { AgentCoreErrorCode } from './errors.js';
+import { AgentCoreError } from '../errors.js';
+import type { AgentCoreErrorCode } from '../errors.js';
 import {
   createHttpTransport,
   describeNetworkCode,

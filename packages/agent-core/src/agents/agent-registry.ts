@@ -1,7 +1,7 @@
 import type { AgentDefinition } from '@junction/config-templates';
 import { canonicalToolName } from '@junction/config-templates';
 import type { Agent, AgentInput, Store } from '@junction/store';
-import { AgentCoreError } from './errors.js';
+import { AgentCoreError } from '../errors.js';
 
 /** A tool an agent may bind to: its name, server and (once stored) id. */
 export interface ToolRef {

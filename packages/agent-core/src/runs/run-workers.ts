@@ -1,41 +1,36 @@
+// The working side of runs: a pool of workers that claim runs from the store, execute them
+// with the runner, recover runs of dead workers, and tell the notifier about every end.
+// Submitting is separate (submit-run.ts): an app that only accepts runs builds none of this.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Agent, Run, RunSource, Store } from '@junction/store';
+import type { Run, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
+import { redactSecrets } from '../models/model-errors.js';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
-import { redactSecrets } from './model-errors.js';
-import { AgentCoreError } from './errors.js';
+import type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
+import { DEFAULT_LEASE_MS } from './lease.js';
 
-/** What the queue needs of a runner. */
+/** What the workers need of a runner. */
 export interface RunExecutor {
   execute(run: Run, options: ExecuteOptions): Promise<Run>;
   /** False when the returned end was written by someone else (who reports it). Default true. */
   endedHere?(run: Run): boolean;
 }
 
-export interface EnqueueInput {
-  agent: Pick<Agent, 'id' | 'name' | 'environmentId' | 'model'>;
-  task: string;
-  variables?: Record<string, string>;
-  source: RunSource;
-  parentRunId?: number;
-  idempotencyKey?: string;
-}
-
-export interface RunQueueOptions {
+export interface RunWorkersOptions {
   store: Store;
   runner: RunExecutor;
   logger: Logger;
   /** Runs executed at once by this process. Default 4. */
   concurrency?: number;
-  /** How long a claim holds without renewal. Default 60 s. */
+  /** How long a claim holds without renewal. Default DEFAULT_LEASE_MS. */
   leaseMs?: number;
   /** How often idle workers look for runs queued by other processes. Default 500 ms. */
   pollMs?: number;
   /** How often runs abandoned by dead workers are looked for. Default 30 s. */
   sweepMs?: number;
   workerId?: string;
-  /** Called after every run this process finishes (the notifier hangs here). */
+  /** Called after every run this process finishes, whoever submitted it (the notifier). */
   onFinished?: (run: Run) => void | Promise<void>;
   /** Per-run timeout handed to the runner. */
   timeoutMs?: number;
@@ -70,71 +65,86 @@ export const RECOVERY_REASON =
   'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';
 
 /**
- * The persisted run queue: `enqueue` writes a queued run and returns at once; a pool of
- * workers claims runs atomically from the store, so several processes can share one store
- * without running a run twice.
+ * The workers of one process. They claim runs atomically from the store, so several processes
+ * can share one store without running a run twice; a run submitted here while a worker is idle
+ * is handed to it as it is written (no claim round trip).
  */
-export class RunQueue {
+export class RunWorkers implements RunDispatch, RunEndings {
   readonly workerId: string;
-  readonly #o: Required<Pick<RunQueueOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs'>> &
-    RunQueueOptions;
+  readonly #o: Required<Pick<RunWorkersOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs'>> &
+    RunWorkersOptions;
   readonly #inFlight = new Map<number, AbortController>();
   #loops: Promise<void>[] = [];
   #running = false;
   /** Idle workers; handing one a run (created already claimed for it) skips a claim. */
   #wake: Array<{ wake: (run?: Run) => void; timer: NodeJS.Timeout }> = [];
   #sweeper: NodeJS.Timeout | undefined;
-  /** Callers of waitFor, by run id. */
+  /** Listeners of onEnd, by run id. */
   readonly #waiters = new Map<number, Set<(run: Run) => void>>();
   /** Runs may be waiting in the store (queued while every worker here was busy, or found by a claim). */
   #backlog = true;
 
-  constructor(options: RunQueueOptions) {
-    this.#o = { concurrency: 4, leaseMs: 60_000, pollMs: 500, sweepMs: 30_000, ...options };
+  constructor(options: RunWorkersOptions) {
+    this.#o = {
+      concurrency: 4,
+      leaseMs: DEFAULT_LEASE_MS,
+      pollMs: 500,
+      sweepMs: 30_000,
+      ...options,
+    };
     this.workerId = options.workerId ?? newWorkerId();
   }
 
-  /** Stores a queued run and returns it at once; a worker (here or elsewhere) picks it up. */
-  async enqueue(input: EnqueueInput): Promise<Run> {
-    // An idle worker here takes the run as it is created: no claim round trip. Taken out of
-    // the idle list (and its poll timer stopped) first, so it cannot wander off meanwhile.
+  /** An idle worker, taken out of the idle list (its poll stopped) so it cannot wander off. */
+  reserve(): RunReservation | undefined {
     const idle = this.#running ? this.#wake.shift() : undefined;
-    if (idle) clearTimeout(idle.timer);
-    let run: Run;
-    try {
-      run = await this.#o.store.runs.create({
-        ...this.#createInput(input),
-        ...(idle ? { claimedBy: { workerId: this.workerId, leaseMs: this.#o.leaseMs } } : {}),
-      });
-    } catch (err) {
-      idle?.wake();
-      throw err;
-    }
-    if (idle && !this.#running) {
-      // Stopped while the run was being written: it goes back to the queue for whoever
-      // runs next, instead of starting after the drain has begun.
-      idle.wake();
-      await this.#o.store.runs.requeue(run.id, this.workerId);
-      return (await this.#o.store.runs.get(run.id)) ?? run;
-    }
-    if (idle) idle.wake(run);
-    else {
-      this.#backlog = true;
-      this.#notify();
-    }
-    return run;
+    if (!idle) return undefined;
+    clearTimeout(idle.timer);
+    return {
+      claim: { workerId: this.workerId, leaseMs: this.#o.leaseMs },
+      take: async (run) => {
+        if (this.#running) {
+          idle.wake(run);
+          return run;
+        }
+        // Stopped while the run was being written: it goes back to the queue for whoever
+        // runs next, instead of starting after the drain has begun.
+        idle.wake();
+        await this.#o.store.runs.requeue(run.id, this.workerId);
+        return (await this.#o.store.runs.get(run.id)) ?? run;
+      },
+      release: () => idle.wake(),
+    };
   }
 
-  #createInput(input: EnqueueInput): Parameters<Store['runs']['create']>[0] {
+  queued(): void {
+    this.#backlog = true;
+    this.#notify();
+  }
+
+  /**
+   * A dispatch for a caller that executes the run it submits itself (`junction agent run`):
+   * the run is written claimed by this process's worker id, so no other worker takes it, and
+   * the caller then hands it to `execute`.
+   */
+  forCaller(): RunDispatch {
     return {
-      agentId: input.agent.id,
-      agentName: input.agent.name,
-      environmentId: input.agent.environmentId,
-      task: input.task,
-      variables: input.variables ?? {},
-      source: input.source,
-      ...(input.parentRunId !== undefined ? { parentRunId: input.parentRunId } : {}),
-      ...(input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : {}),
+      reserve: () => ({
+        claim: { workerId: this.workerId, leaseMs: this.#o.leaseMs },
+        take: async (run) => run,
+        release: () => undefined,
+      }),
+      queued: () => undefined,
+    };
+  }
+
+  onEnd(runId: number, listener: (run: Run) => void): () => void {
+    const set = this.#waiters.get(runId) ?? new Set<(run: Run) => void>();
+    this.#waiters.set(runId, set);
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#waiters.get(runId) === set) this.#waiters.delete(runId);
     };
   }
 
@@ -146,6 +156,11 @@ export class RunQueue {
     this.#sweeper = setInterval(() => void this.recover().catch(() => undefined), this.#o.sweepMs);
     this.#sweeper.unref();
     return report;
+  }
+
+  /** True between start() and stop(). */
+  running(): boolean {
+    return this.#running;
   }
 
   /**
@@ -218,7 +233,7 @@ export class RunQueue {
     }
   }
 
-  /** Waits for a poll interval, a nudge, or a run handed over by enqueue. */
+  /** Waits for a poll interval, a nudge, or a run handed over by a reservation. */
   #idle(): Promise<Run | undefined> {
     return new Promise<Run | undefined>((resolve) => {
       const entry = {
@@ -229,63 +244,6 @@ export class RunQueue {
         }, this.#o.pollMs),
       };
       this.#wake.push(entry);
-    });
-  }
-
-  /**
-   * Resolves with the run once it has ended, or with its current state (still queued or
-   * running) when `timeoutMs` passes or `signal` aborts. Runs this process executes are seen
-   * as they end; runs executed by another process sharing the store, by polling it.
-   * RUN_NOT_FOUND when no run has this id.
-   */
-  async waitFor(
-    runId: number,
-    options: { timeoutMs: number; signal?: AbortSignal; pollMs?: number },
-  ): Promise<Run> {
-    const { store } = this.#o;
-    const first = await store.runs.get(runId);
-    if (!first) {
-      throw new AgentCoreError(
-        'RUN_NOT_FOUND',
-        `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
-        { run_id: runId },
-      );
-    }
-    if (isFinal(first) || options.signal?.aborted || options.timeoutMs <= 0) return first;
-    return new Promise<Run>((resolve) => {
-      let settled = false;
-      const waiters = this.#waiters.get(runId) ?? new Set<(run: Run) => void>();
-      this.#waiters.set(runId, waiters);
-      const finish = (run: Run): void => {
-        if (settled) return;
-        settled = true;
-        clearInterval(poll);
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        waiters.delete(finish);
-        if (waiters.size === 0) this.#waiters.delete(runId);
-        resolve(run);
-      };
-      const current = (): void => {
-        void store.runs.get(runId).then(
-          (run) => finish(run ?? first),
-          () => finish(first),
-        );
-      };
-      const onAbort = (): void => current();
-      waiters.add(finish);
-      const poll = setInterval(() => {
-        void store.runs.get(runId).then(
-          (run) => {
-            if (run && isFinal(run)) finish(run);
-          },
-          () => undefined,
-        );
-      }, options.pollMs ?? 250);
-      poll.unref();
-      const timer = setTimeout(current, options.timeoutMs);
-      timer.unref();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -302,8 +260,46 @@ export class RunQueue {
     }
   }
 
-  async #work(): Promise<void> {
+  /**
+   * Executes a run claimed by this process to its end, as every worker does: a crash of the
+   * runner itself fails the run (never leaves it `running`), and the end is reported to
+   * waiters and the notifier. Answers the ended (or re-queued) record.
+   */
+  async execute(
+    run: Run,
+    options: Omit<ExecuteOptions, 'workerId'> = {},
+  ): Promise<Run> {
     const { store, runner, logger } = this.#o;
+    const controller = new AbortController();
+    this.#inFlight.set(run.id, controller);
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const timeoutMs = options.timeoutMs ?? this.#o.timeoutMs;
+    try {
+      const finished = await runner.execute(run, {
+        ...options,
+        workerId: this.workerId,
+        signal,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      });
+      if (isFinal(finished) && (runner.endedHere?.(finished) ?? true)) {
+        await this.#finished(finished);
+      }
+      return finished;
+    } catch (err) {
+      const message = redactSecrets((err as Error).message);
+      logger.error('run execution crashed', { run_id: run.id, error: message });
+      const failed = await store.runs
+        .markFailed(run.id, { error: `internal error: ${message}`, workerId: this.workerId })
+        .catch(() => undefined);
+      if (failed) await this.#finished(failed);
+      return failed ?? (await store.runs.get(run.id).catch(() => undefined)) ?? run;
+    } finally {
+      this.#inFlight.delete(run.id);
+    }
+  }
+
+  async #work(): Promise<void> {
+    const { store, logger } = this.#o;
     let handed: Run | undefined;
     while (this.#running || handed) {
       let run: Run | undefined = handed;
@@ -323,30 +319,7 @@ export class RunQueue {
         if (!handed) this.#backlog = true;
         continue;
       }
-      const controller = new AbortController();
-      this.#inFlight.set(run.id, controller);
-      try {
-        const finished = await runner.execute(run, {
-          workerId: this.workerId,
-          signal: controller.signal,
-          ...(this.#o.timeoutMs !== undefined ? { timeoutMs: this.#o.timeoutMs } : {}),
-        });
-        if (isFinal(finished) && (runner.endedHere?.(finished) ?? true)) {
-          await this.#finished(finished);
-        }
-      } catch (err) {
-        const message = redactSecrets((err as Error).message);
-        logger.error('run execution crashed', { run_id: run.id, error: message });
-        const failed = await store.runs
-          .markFailed(run.id, {
-            error: `internal error: ${message}`,
-            workerId: this.workerId,
-          })
-          .catch(() => undefined);
-        if (failed) await this.#finished(failed);
-      } finally {
-        this.#inFlight.delete(run.id);
-      }
+      await this.execute(run);
     }
   }
 }

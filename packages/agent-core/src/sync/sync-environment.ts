@@ -25,9 +25,9 @@ import {
   storedToolIndex,
   type ToolIndex,
   type ToolRef,
-} from './agent-registry.js';
-import { AgentCoreError } from './errors.js';
-import type { DiscoveredTool, McpServerSpec } from './mcp-client-pool.js';
+} from '../agents/agent-registry.js';
+import { AgentCoreError } from '../errors.js';
+import type { DiscoveredTool, McpServerSpec } from '../mcp/mcp-client-pool.js';
 
 /** What sync needs of an MCP client pool. */
 export interface ToolLister {

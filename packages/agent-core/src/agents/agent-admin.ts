@@ -15,7 +15,7 @@ import {
 } from '@junction/config-templates';
 import type { Agent, Store } from '@junction/store';
 import { checkSubAgents, registerAgent, resolveTools, storedToolIndex } from './agent-registry.js';
-import { AgentCoreError } from './errors.js';
+import { AgentCoreError } from '../errors.js';
 
 /** A new agent as a caller describes it. */
 export interface AgentDraft {
@@ -141,13 +141,17 @@ export interface UpdateAgentInput {
   changes: PromptFileChanges;
 }
 
+/** Where every surface's AGENT_NOT_FOUND points the caller. */
+export const AGENT_LIST_HINT =
+  'List agents with `junction agent list`, GET /api/v1/agents or the MCP tool list_agents';
+
 /** The stored agent with this id, or AGENT_NOT_FOUND. */
 export async function requireAgent(store: Store, agentId: number): Promise<Agent> {
   const agent = await store.agents.get(agentId);
   if (!agent) {
     throw new AgentCoreError(
       'AGENT_NOT_FOUND',
-      `No agent has id ${agentId}. List agents (list_agents or \`junction agent list\`) for valid ids.`,
+      `No agent has id ${agentId}. ${AGENT_LIST_HINT} for valid ids.`,
       { agent_id: agentId },
     );
   }

@@ -1,0 +1,26 @@
+// Where a run starts (submit-run.ts, the one door), how it is worked (run-workers.ts) and
+// executed (agent-runner.ts), and how a run looks on every surface (run-view.ts).
+export {
+  createRunDoor,
+  IDEMPOTENCY_WINDOW_MS,
+  submitRun,
+  waitForRun,
+} from './submit-run.js';
+export type { RunDoor, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
+export {
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_RUN_TIMEOUT_SECONDS,
+  parseRunRequest,
+  runRequestFields,
+  runRequestSchema,
+} from './run-request.js';
+export type { RunRequest, RunRequestInput } from './run-request.js';
+export type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
+export { isFinal, newWorkerId, RECOVERY_REASON, RunWorkers } from './run-workers.js';
+export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
+export { DEFAULT_LEASE_MS } from './lease.js';
+export { AgentRunner, RunInterrupted } from './agent-runner.js';
+export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
+export { isoOrNull, runView } from './run-view.js';
+export type { RunView } from './run-view.js';

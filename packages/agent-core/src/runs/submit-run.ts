@@ -1,0 +1,193 @@
+// The one door for runs. Every caller — CLI, MCP call_agent, REST queue, POST /execute, and
+// the coming workflow steps, scheduler and management platform — starts a run here: one
+// request schema, one rule for finding the agent, one model check, one idempotency rule.
+import { isStoreError, type AgentRef, type Run, type Store } from '@junction/store';
+import { findAgent } from '../agents/find-agent.js';
+import { AgentCoreError } from '../errors.js';
+import type { ModelCheck } from '../models/model-check.js';
+import type { RunDispatch, RunEndings } from './dispatch.js';
+import { parseRunRequest, type RunRequest, type RunRequestInput } from './run-request.js';
+import { isFinal } from './run-workers.js';
+
+/** How long an idempotency key keeps returning the same run: 24 hours. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface SubmitRunDeps {
+  store: Store;
+  /** Throws the coded reason an agent's model cannot run (missing key, unknown provider). */
+  checkModel: ModelCheck;
+  /** Workers of this process that take a run as it is written; without them it waits in the store. */
+  dispatch?: RunDispatch;
+  /** Clock of the idempotency window. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** What `submitRun` answers. */
+export interface SubmittedRun {
+  /** The run as written (`queued`, or `running` when a worker here took it at once). */
+  run: Run;
+  agent: AgentRef;
+  /** True when an idempotency key returned the run an earlier request started. */
+  replayed: boolean;
+  /** The request as checked (its timeout is for whoever executes the run). */
+  request: RunRequest;
+}
+
+function sameVariables(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] === a[k]);
+}
+
+/** The earlier run of a key, if it was started by the same request; IDEMPOTENCY_KEY_REUSED otherwise. */
+function replayOf(run: Run, agent: AgentRef, request: RunRequest): Run {
+  const same =
+    run.agentId === agent.id &&
+    run.task === request.task &&
+    sameVariables(run.variables, request.variables ?? {});
+  if (!same) {
+    throw new AgentCoreError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `This idempotency key already started run ${run.id} with a different agent, task or variables. Use a new key for a new request.`,
+      { run_id: run.id },
+    );
+  }
+  return run;
+}
+
+/**
+ * The run a key still points at, or undefined when the key is free (never used, or expired
+ * and now released). Releasing clears the key only on the run that holds it, so of several
+ * callers seeing the same expired run each either frees it or finds it already freed.
+ */
+async function liveRunOf(store: Store, key: string, now: Date): Promise<Run | undefined> {
+  const existing = await store.runs.findByIdempotencyKey(key);
+  if (!existing) return undefined;
+  if (now.getTime() - existing.queuedAt.getTime() < IDEMPOTENCY_WINDOW_MS) return existing;
+  await store.runs.releaseIdempotencyKey(existing.id, key);
+  return undefined;
+}
+
+/**
+ * Starts a run: checks the request, finds the agent, checks its model can run, and writes the
+ * run (`queued`, or claimed by an idle worker here). Nothing is written when a check fails.
+ * A repeat of an idempotency key within 24 hours answers the first run (`replayed`).
+ */
+export async function submitRun(
+  deps: SubmitRunDeps,
+  input: RunRequestInput,
+): Promise<SubmittedRun> {
+  const request = parseRunRequest(input);
+  const { store } = deps;
+  const agent = await findAgent(store, request);
+  // Keys of different sources never collide: each source has its own namespace.
+  const key =
+    request.idempotency_key === undefined
+      ? undefined
+      : `${request.source}:${request.idempotency_key}`;
+  if (key) {
+    const live = await liveRunOf(store, key, (deps.now ?? (() => new Date()))());
+    if (live) return { run: replayOf(live, agent, request), agent, replayed: true, request };
+  }
+  deps.checkModel(agent);
+  const reservation = deps.dispatch?.reserve();
+  let run: Run;
+  try {
+    run = await store.runs.create({
+      agentId: agent.id,
+      agentName: agent.name,
+      environmentId: agent.environmentId,
+      task: request.task,
+      variables: request.variables ?? {},
+      source: request.source,
+      ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
+      ...(key !== undefined ? { idempotencyKey: key } : {}),
+      ...(reservation ? { claimedBy: reservation.claim } : {}),
+    });
+  } catch (err) {
+    reservation?.release();
+    // Another request with the same key won the race: answer with its run.
+    const winner =
+      key && isStoreError(err, 'CONFLICT') ? await store.runs.findByIdempotencyKey(key) : undefined;
+    if (!winner) throw err;
+    return { run: replayOf(winner, agent, request), agent, replayed: true, request };
+  }
+  if (reservation) run = await reservation.take(run);
+  else deps.dispatch?.queued(run);
+  return { run, agent, replayed: false, request };
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** How often the store is asked about a run executed by another process. Default 250 ms. */
+  pollMs?: number;
+}
+
+/**
+ * Resolves with the run once it has ended, or with its current state (still queued or
+ * running) when `timeoutMs` passes or `signal` aborts. Runs this process executes are seen as
+ * they end (through `endings`); runs executed elsewhere, by polling the store.
+ * RUN_NOT_FOUND when no run has this id.
+ */
+export async function waitForRun(
+  store: Store,
+  runId: number,
+  options: WaitOptions,
+  endings?: RunEndings,
+): Promise<Run> {
+  const first = await store.runs.get(runId);
+  if (!first) {
+    throw new AgentCoreError(
+      'RUN_NOT_FOUND',
+      `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
+      { run_id: runId },
+    );
+  }
+  if (isFinal(first) || options.signal?.aborted || options.timeoutMs <= 0) return first;
+  return new Promise<Run>((resolve) => {
+    let settled = false;
+    const finish = (run: Run): void => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      unsubscribe?.();
+      resolve(run);
+    };
+    const current = (): void => {
+      void store.runs.get(runId).then(
+        (run) => finish(run ?? first),
+        () => finish(first),
+      );
+    };
+    const onAbort = (): void => current();
+    const unsubscribe = endings?.onEnd(runId, finish);
+    const poll = setInterval(() => {
+      void store.runs.get(runId).then(
+        (run) => {
+          if (run && isFinal(run)) finish(run);
+        },
+        () => undefined,
+      );
+    }, options.pollMs ?? 250);
+    poll.unref();
+    const timer = setTimeout(current, options.timeoutMs);
+    timer.unref();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The door as an object for surfaces: submit runs and wait for them. */
+export interface RunDoor {
+  submit(input: RunRequestInput): Promise<SubmittedRun>;
+  waitFor(runId: number, options: WaitOptions): Promise<Run>;
+}
+
+/** Binds `submitRun` and `waitForRun` to one process's store, model check and workers. */
+export function createRunDoor(deps: SubmitRunDeps & { endings?: RunEndings }): RunDoor {
+  return {
+    submit: (input) => submitRun(deps, input),
+    waitFor: (runId, options) => waitForRun(deps.store, runId, options, deps.endings),
+  };
+}

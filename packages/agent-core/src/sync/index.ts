@@ -1,0 +1,3 @@
+// `junction sync`: render an environment's templates, list each server's tools, store agents.
+export { syncEnvironment } from './sync-environment.js';
+export type { Change, SyncProgress, SyncReport } from './sync-environment.js';

@@ -1,0 +1,238 @@
+// The one composition root of every Junction process: `junction serve`, `junction stdio`,
+// `junction agent run`, the api-server and the webhook-server all build their pieces here, so
+// a setting cannot reach one process and miss another.
+import type { Config, Workspace } from '@junction/config-templates';
+import { AgentRunner, createRunDoor, RunWorkers, type RunDoor } from '@junction/agent-core/runs';
+import { McpClientPool } from '@junction/agent-core/mcp';
+import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
+import { createMcpHttpHandler, createMcpServer, type McpHttpHandler } from '@junction/mcp-server';
+import { createRestApp } from '@junction/rest-api';
+import type { Store } from '@junction/store';
+import {
+  createMetrics,
+  createTracing,
+  type Metrics,
+  type RootLogger,
+  type Tracing,
+} from '@junction/telemetry';
+import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
+import type express from 'express';
+import { apiKeysOf, mcpAllowedOf } from './service-settings.js';
+
+export interface ComposeOptions {
+  config: Config;
+  store: Store;
+  logger: RootLogger;
+  /** Where model keys and service variables are read from. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Service name on traces and MCP clients. Default `junction`. */
+  serviceName?: string;
+  version: string;
+  /** Start of the process (uptime, station_uptime_seconds). Default now. */
+  startedAt?: Date;
+  /**
+   * Whether this process executes runs: the MCP client pool, tracing, the runner, the workers
+   * and the notifier. The webhook-server only accepts runs and builds none of it.
+   */
+  executes: boolean;
+  /** Workspace on disk, for the MCP tools that read or write it. */
+  workspace?: Workspace;
+}
+
+/** What executes runs in a process. */
+export interface Executor {
+  pool: McpClientPool;
+  tracing: Tracing;
+  runner: AgentRunner;
+  workers: RunWorkers;
+  notifier: Notifier;
+}
+
+export interface Composition {
+  config: Config;
+  store: Store;
+  logger: RootLogger;
+  version: string;
+  startedAt: Date;
+  /** REST and MCP keys: config api.keys plus JUNCTION_API_KEY. */
+  apiKeys: string[];
+  metrics: Metrics;
+  /** The model check every run passes before it is written. */
+  checkModel: ModelCheck;
+  /** The one door for runs of this process. */
+  runs: RunDoor;
+  /** Present when the process executes runs. */
+  executor: Executor | undefined;
+  /** The REST API with /health and /metrics. */
+  restApp(): express.Express;
+  /** MCP over HTTP on `port` (Host and Origin checks for the bound address and JUNCTION_MCP_ALLOWED_*). */
+  mcpHttp(port: number): McpHttpHandler;
+  /** One MCP server for stdio. */
+  mcpStdio(): ReturnType<typeof createMcpServer>;
+  /** POST /execute and GET /runs/:id, plus `health` when given. */
+  webhookApp(options?: { health?: express.RequestHandler }): express.Express;
+  /** Recovers runs of dead workers and starts the workers (when the process executes runs). */
+  start(): Promise<void>;
+  /** Stops the workers (in-flight runs get `drainMs`, then go back to the queue), sends pending notifications, flushes traces and stops tool servers. Idempotent. */
+  stop(drainMs?: number): Promise<{ requeued: number }>;
+}
+
+/** The model settings of a config. */
+export function modelSettingsOf(config: Config): ModelSettings {
+  return {
+    ai_provider: config.ai_provider,
+    ai_model: config.ai_model,
+    ...(config.ai_base_url ? { ai_base_url: config.ai_base_url } : {}),
+    ...(config.ai_api_key ? { ai_api_key: config.ai_api_key } : {}),
+  };
+}
+
+function buildExecutor(options: ComposeOptions, env: NodeJS.ProcessEnv, metrics: Metrics): Executor {
+  const { config, store, logger } = options;
+  const serviceName = options.serviceName ?? 'junction';
+  const tracing = createTracing({
+    serviceName,
+    serviceVersion: options.version,
+    ...(config.otel_endpoint
+      ? { endpoint: config.otel_endpoint, exporter: 'otlp' as const }
+      : { exporter: 'none' as const }),
+    headers: config.telemetry.headers,
+    ...(config.telemetry.certificate ? { certificatePath: config.telemetry.certificate } : {}),
+    sampler: config.telemetry.sampler,
+    samplerArg: config.telemetry.sampler_arg,
+    logger,
+  });
+  const pool = new McpClientPool({ logger, clientName: serviceName });
+  const runner = new AgentRunner({
+    store,
+    pool,
+    logger,
+    tracer: tracing.tracer,
+    metrics,
+    modelSettings: modelSettingsOf(config),
+    env,
+    defaultTimeoutMs: config.runs.timeout_seconds * 1000,
+  });
+  const notifier = createNotifier({
+    store,
+    logger,
+    ...(config.notifications.webhook_url ? { url: config.notifications.webhook_url } : {}),
+    events: config.notifications.webhook_events,
+    version: options.version,
+  });
+  // Every run this process finishes reaches the notifier, whoever submitted it.
+  const workers = new RunWorkers({
+    store,
+    runner,
+    logger,
+    concurrency: config.workers.concurrency,
+    onFinished: (run) => notifier.runFinished(run),
+  });
+  return { pool, tracing, runner, workers, notifier };
+}
+
+/** Builds a process's pieces once from its config. */
+export function composeService(options: ComposeOptions): Composition {
+  const { config, store, logger, version } = options;
+  const env = options.env ?? process.env;
+  const startedAt = options.startedAt ?? new Date();
+  const apiKeys = apiKeysOf(config, env);
+  const metrics = createMetrics({ logger, startTime: startedAt });
+  const checkModel = createModelCheck(modelSettingsOf(config), env);
+  const executor = options.executes ? buildExecutor(options, env, metrics) : undefined;
+  const runs = createRunDoor({
+    store,
+    checkModel,
+    ...(executor ? { dispatch: executor.workers, endings: executor.workers } : {}),
+  });
+  let started = false;
+  let stopped: Promise<{ requeued: number }> | undefined;
+  const mcpDeps = (): Omit<Parameters<typeof createMcpServer>[0], 'transport'> => {
+    if (!executor || !options.workspace) {
+      throw new Error('MCP needs a process that executes runs and a workspace');
+    }
+    return {
+      store,
+      workspace: options.workspace,
+      pool: executor.pool,
+      runs,
+      logger,
+      version,
+      processEnv: env,
+    };
+  };
+  return {
+    config,
+    store,
+    logger,
+    version,
+    startedAt,
+    apiKeys,
+    metrics,
+    checkModel,
+    runs,
+    executor,
+    restApp: () =>
+      createRestApp({
+        store,
+        runs,
+        logger,
+        metrics,
+        version,
+        startedAt,
+        apiKeys,
+        ...(executor
+          ? {
+              workersRunning: () => started && stopped === undefined,
+              mcpServersActive: () => executor.pool.activeKeys().length,
+            }
+          : {}),
+      }),
+    mcpHttp: (port) =>
+      createMcpHttpHandler({
+        port,
+        apiKeys,
+        ...mcpAllowedOf(config.api.host, port, env),
+        deps: mcpDeps(),
+      }),
+    mcpStdio: () => createMcpServer({ ...mcpDeps(), transport: 'stdio' }),
+    webhookApp: (extra = {}) =>
+      createWebhookApp(
+        {
+          store,
+          runs,
+          logger,
+          enabled: config.webhook.enabled,
+          ...(config.webhook.api_key ? { apiKey: config.webhook.api_key } : {}),
+          maxBodyBytes: config.webhook.max_body_bytes,
+        },
+        extra,
+      ),
+    async start(): Promise<void> {
+      if (!executor || started) return;
+      const recovered = await executor.workers.start();
+      started = true;
+      logger.info('workers started', {
+        worker_id: executor.workers.workerId,
+        concurrency: config.workers.concurrency,
+        recovered: recovered.failed.length,
+      });
+    },
+    stop(drainMs = 10_000): Promise<{ requeued: number }> {
+      stopped ??= (async () => {
+        if (!executor) return { requeued: 0 };
+        let requeued = 0;
+        if (started) {
+          ({ requeued } = await executor.workers.stop({ drainMs }));
+          logger.info('workers stopped', { requeued });
+        }
+        await executor.notifier.close();
+        await executor.pool.closeAll();
+        await executor.tracing.shutdown();
+        await metrics.shutdown();
+        return { requeued };
+      })();
+      return stopped;
+    },
+  };
+}

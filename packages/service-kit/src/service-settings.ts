@@ -1,0 +1,49 @@
+// Settings every serving process derives the same way from the config and the environment.
+import type { Config } from '@junction/config-templates';
+
+/** REST and MCP keys: config `api.keys` plus `JUNCTION_API_KEY` when set; blanks dropped. */
+export function apiKeysOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = env.JUNCTION_API_KEY?.trim();
+  return [...config.api.keys, ...(extra ? [extra] : [])].filter((key) => key.trim() !== '');
+}
+
+/** The secrets a process's log redacts besides the environment's: API keys, the webhook key, the model key. */
+export function secretsOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  return [
+    ...apiKeysOf(config, env),
+    ...(config.webhook.api_key ? [config.webhook.api_key] : []),
+    ...(config.ai_api_key ? [config.ai_api_key] : []),
+  ];
+}
+
+function list(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/**
+ * Host and Origin values an MCP client may send on `port`: loopback, the bound address, and
+ * the operator's extras from JUNCTION_MCP_ALLOWED_HOSTS / JUNCTION_MCP_ALLOWED_ORIGINS.
+ */
+export function mcpAllowedOf(
+  host: string,
+  port: number,
+  env: NodeJS.ProcessEnv = process.env,
+): { allowedHosts: string[]; allowedOrigins: string[] } {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  if (!['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'].includes(host)) {
+    names.push(host.includes(':') ? `[${host}]` : host);
+  }
+  return {
+    allowedHosts: [
+      ...names.map((name) => `${name}:${port}`),
+      ...list(env.JUNCTION_MCP_ALLOWED_HOSTS),
+    ],
+    allowedOrigins: [
+      ...names.map((name) => `http://${name}:${port}`),
+      ...list(env.JUNCTION_MCP_ALLOWED_ORIGINS),
+    ],
+  };
+}
