@@ -11,6 +11,8 @@ export abstract class JunctionCommand extends Command {
   protected override async catch(
     err: CodedError & { exitCode?: number; oclif?: { exit?: number } },
   ): Promise<unknown> {
+    // `this.exit(n)` after a JSON answer (a run that ended badly) is not an error to print again.
+    if (err.code === 'EEXIT' && typeof err.oclif?.exit === 'number') throw err;
     // oclif's own parse errors (unknown flag, missing argument) keep oclif's handling and exit 2.
     if (err.oclif || typeof err.code !== 'string' || !/^[A-Z_]+$/.test(err.code)) {
       return super.catch(err);
