@@ -1,7 +1,6 @@
 // The webhook-server app: POST /execute (when webhook.enabled) and GET /runs/:run_id on
 // webhook.port, plus GET /health for probes. It runs no workers: a run it accepts is written
 // `queued` to the shared store, and an api-server's workers (or `junction serve`) execute it.
-import { type RunExecutor } from '@junction/agent-core/runs';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';

@@ -15,7 +15,7 @@ import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@jun
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import express from 'express';
-import { createRestRouter, type RestDeps } from '../src/index.js';
+import { createRestRouter } from '../src/index.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
