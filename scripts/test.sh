@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of every package and ends with the plain line `N passed, N failed`.
+# Builds, lints (a lint error fails the run), then runs every test of every package; its last
+# line is the plain `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -7,10 +8,16 @@ ensure_pnpm
 set -e
 install_and_build
 set +e
-rm -rf packages/*/reports apps/*/reports
+# The layer rule and the other lint rules: a failure fails the run, but the tests still run
+# so the summary line stays last.
+echo "==> linting" >&2
+"${PNPM[@]}" run lint >&2
+lint=$?
+[ $lint -eq 0 ] || echo "==> lint failed (see above); running the tests anyway" >&2
+rm -rf packages/*/reports apps/*/reports tooling/reports
 echo "==> testing" >&2
 "${PNPM[@]}" run test >&2
 status=$?
 node tooling/scripts/jest-summary.mjs
 summary=$?
-[ $status -eq 0 ] && [ $summary -eq 0 ]
+[ $lint -eq 0 ] && [ $status -eq 0 ] && [ $summary -eq 0 ]

@@ -1,6 +1,8 @@
-// Shared flat ESLint config for every package: typescript-eslint recommended, no `any` in code.
+// Shared flat ESLint config for every package: typescript-eslint recommended, no `any` in code,
+// and the layer rule (imports between packages only point down; see layer-rule.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerPlugin } from './layer-rule.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/drizzle/**', '**/reports/**'] },
@@ -22,12 +24,15 @@ export default tseslint.config(
           'clearInterval',
           'AbortController',
           'fetch',
+          'performance',
         ].map((name) => [name, 'readonly']),
       ),
     },
   },
   {
+    plugins: { junction: layerPlugin },
     rules: {
+      'junction/layers': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',

@@ -11,8 +11,8 @@ import path from 'node:path';
 import {
   ASSISTANT_PROMPT,
   writeAssistantWorkspace,
-} from '../../../tooling/fixtures/assistant-workspace.mjs';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
+} from '@junction/tooling/fixtures/assistant-workspace.mjs';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import {
   deployApp,
   freePorts,

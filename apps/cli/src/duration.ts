@@ -1,25 +1,23 @@
+import {
+  DURATION_FORMS,
+  DURATION_UNITS_MS as UNIT_MS,
+  MAX_DURATION_TEXT,
+  parseDuration as readDuration,
+} from '@junction/config-templates';
 import { CliError } from './cli-error.js';
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** What `parseDuration` accepts, for messages and help texts. */
-export const DURATION_FORMS = 'a whole number followed by ms, s, m, h or d (500ms, 5s, 2m, 1h, 7d)';
-
-/** Longest duration accepted: 100 years, well inside the range of a Date. */
-export const MAX_DURATION_MS = 36_500 * UNIT_MS.d;
-
-/** Parses `500ms`, `5s`, `2m`, `1h`, `7d` to milliseconds; INVALID_ARGUMENT naming `flag` otherwise. */
+/** Reads a duration flag in the shared grammar (500ms, 5s, 2m, 1h, 7d); INVALID_ARGUMENT naming `flag` otherwise. */
 export function parseDuration(text: string, flag: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : NaN;
-  if (!Number.isSafeInteger(ms) || ms > MAX_DURATION_MS) {
+  // Spaces around a flag value are the shell's quoting, not part of the value.
+  const result = readDuration(text.trim());
+  if (!result.ok) {
     throw new CliError(
       'INVALID_ARGUMENT',
-      `${flag} must be ${DURATION_FORMS}, at most 36500d; got ${JSON.stringify(text)}.`,
+      `${flag} must be ${DURATION_FORMS}, at most ${MAX_DURATION_TEXT}; got ${JSON.stringify(text)}.`,
       { flag, value: text },
     );
   }
-  return ms;
+  return result.ms;
 }
 
 /** A run duration for people: `850ms`, `4.2s`, `42s`, `2m05s`, `1h02m`, `3d04h`. */

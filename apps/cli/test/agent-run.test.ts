@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCli, runCliAsync, syncedWorkspace } from './run-cli.js';
 
 const KEY = 'sk-cli-test-key-987654321';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeAssistantWorkspace } from '../../../tooling/fixtures/assistant-workspace.mjs';
+import { writeAssistantWorkspace } from '@junction/tooling/fixtures/assistant-workspace.mjs';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../tooling/fixtures/fake-openai.mjs';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 

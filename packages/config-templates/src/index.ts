@@ -57,6 +57,25 @@ export {
 } from './prompt-file.js';
 export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
 export { writeFileAtomic } from './atomic-write.js';
+export {
+  DURATION_EXAMPLES,
+  DURATION_FORMS,
+  DURATION_PATTERN,
+  DURATION_UNITS_MS,
+  ISO_TIME_PATTERN,
+  MAX_DURATION_MS,
+  MAX_DURATION_TEXT,
+  TIME_FORMS,
+  parseDuration,
+  parseTimePoint,
+} from './duration.js';
+export type {
+  DurationProblem,
+  DurationResult,
+  TimePoint,
+  TimePointProblem,
+  TimePointResult,
+} from './duration.js';
 export { renderPrompt } from './prompt-renderer.js';
 export type { PromptMessage, RenderPromptOptions, RenderedPrompt } from './prompt-renderer.js';
 

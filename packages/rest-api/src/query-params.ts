@@ -1,8 +1,18 @@
 // Query and path parameters: one table per route drives both the validation and the
 // OpenAPI `parameters`, so a documented parameter is always accepted and nothing else is.
+import {
+  DURATION_EXAMPLES,
+  DURATION_PATTERN,
+  ISO_TIME_PATTERN,
+  MAX_DURATION_TEXT,
+  TIME_FORMS,
+  parseDuration,
+  parseTimePoint,
+  type TimePoint,
+  type TimePointProblem,
+} from '@junction/config-templates';
 import { RUN_SOURCES, RUN_STATUSES, type RunStatusFilter } from '@junction/store';
 import { z } from 'zod';
-import { DURATION_PATTERN, parseDurationMs } from './durations.js';
 import { RestApiError } from './errors.js';
 
 /** One query parameter: its schema validates the decoded value and is published as is. */
@@ -73,11 +83,19 @@ export const AGENT_LIST_PARAMS = { ...ENVIRONMENT_PARAMS, ...PAGE_PARAMS } satis
 
 const STATUS_WORDS = [...RUN_STATUSES, 'failed'] as const;
 const STATUS_LIST = new RegExp(`^(${STATUS_WORDS.join('|')})(,(${STATUS_WORDS.join('|')}))*$`);
-const DURATION_FORMS = 'a duration such as 500ms, 5s, 2m, 1h, 7d, or a number of milliseconds';
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+// Durations and times are the shared grammar of @junction/config-templates; min_duration
+// alone also takes a bare number, read as milliseconds (`5001` = `5001ms`), as it always has.
+const BARE_MILLISECONDS = /^\d+$/;
+const MIN_DURATION_FORMS = `a duration such as ${DURATION_EXAMPLES}, or a number of milliseconds`;
 
 /** A point in time: a Date, or a number of milliseconds before now. */
-export type TimeValue = Date | { agoMs: number };
+export type TimeValue = TimePoint;
+
+const TIME_PROBLEMS: Record<TimePointProblem, string> = {
+  'not-a-time': `must be ${TIME_FORMS}`,
+  'not-a-date': 'is not a valid date',
+  'too-long': `is too long ago (at most ${MAX_DURATION_TEXT})`,
+};
 
 // Not annotated: the parameter's output type (TimeValue) is inferred from its schema.
 const time = (description: string) =>
@@ -85,19 +103,16 @@ const time = (description: string) =>
     description,
     schema: z
       .string()
-      .regex(new RegExp(`${ISO_TIME.source}|${DURATION_PATTERN.source}`), {
-        error: `must be an ISO 8601 time (2025-01-31T12:00:00Z) or ${DURATION_FORMS} meaning that long ago`,
+      // The pattern is published in the OpenAPI document; parseTimePoint has the last word.
+      .regex(new RegExp(`${ISO_TIME_PATTERN.source}|${DURATION_PATTERN.source}`), {
+        error: TIME_PROBLEMS['not-a-time'],
       })
-      .refine((text) => !ISO_TIME.test(text) || !Number.isNaN(Date.parse(text)), {
-        error: 'is not a valid date',
+      .transform((text, ctx): TimeValue => {
+        const result = parseTimePoint(text);
+        if (result.ok) return result.time;
+        ctx.addIssue({ code: 'custom', message: TIME_PROBLEMS[result.problem] });
+        return z.NEVER;
       })
-      .refine((text) => ISO_TIME.test(text) || parseDurationMs(text) !== undefined, {
-        error: 'is too long ago (at most 36500d)',
-      })
-      .transform(
-        (text): TimeValue =>
-          ISO_TIME.test(text) ? new Date(text) : { agoMs: parseDurationMs(text) ?? 0 },
-      )
       .optional(),
   }) satisfies QueryParam;
 
@@ -120,14 +135,18 @@ export const RUN_LIST_PARAMS = {
     schema: z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(', ')}` }).optional(),
   },
   min_duration: {
-    description: `Only finished runs that took at least this long: ${DURATION_FORMS}`,
+    description: `Only finished runs that took at least this long: ${MIN_DURATION_FORMS}`,
     schema: z
       .string()
-      .regex(DURATION_PATTERN, { error: `must be ${DURATION_FORMS}` })
-      .refine((text) => parseDurationMs(text) !== undefined, {
-        error: 'must be at most 36500d',
+      .regex(new RegExp(`${BARE_MILLISECONDS.source}|${DURATION_PATTERN.source}`), {
+        error: `must be ${MIN_DURATION_FORMS}`,
       })
-      .transform((text) => parseDurationMs(text) ?? 0)
+      .transform((text, ctx): number => {
+        const result = parseDuration(BARE_MILLISECONDS.test(text) ? `${text}ms` : text);
+        if (result.ok) return result.ms;
+        ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_DURATION_TEXT}` });
+        return z.NEVER;
+      })
       .optional(),
   },
   since: time(

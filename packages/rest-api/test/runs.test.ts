@@ -138,6 +138,12 @@ describe('GET /api/v1/runs', () => {
     ['since=yesterday', 'since', 'must be an ISO 8601 time'],
     ['since=2025-13-45', 'since', 'is not a valid date'],
     ['until=soon', 'until', 'must be an ISO 8601 time'],
+    [
+      'since=2025',
+      'since',
+      'must be an ISO 8601 time (2025-01-31T12:00:00Z) or a whole number followed by ms, s, m, h or d (500ms, 5s, 2m, 1h, 7d) meaning that long ago',
+    ],
+    ['until=36501d', 'until', 'is too long ago (at most 36500d)'],
     ['agent_id=0', 'agent_id', 'must be at least 1'],
     ['source=email', 'source', 'must be one of cli, mcp, api, webhook, cron_scheduler, workflow'],
     ['limit=100000', 'limit', 'must be at most 1000'],
