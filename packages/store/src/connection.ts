@@ -4,7 +4,7 @@ import { createClient, type Client, type InArgs } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
-import { installStatementCache, nativeReader, type NativeReader } from './statement-cache.js';
+import { openLocalClient } from './local-client.js';
 import { runMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
@@ -16,13 +16,12 @@ export interface Connection {
   readonly client: Client;
   readonly db: LibSQLDatabase;
   readonly queue: WriteQueue;
-  /** Rows as arrays of driver values: from the native database when local, else the client. */
+  /** Rows as arrays of driver values: straight from the local connection, else the client. */
   readonly rows: RowReader;
 }
 
 interface SharedConnection extends Connection {
   readonly key: string | undefined;
-  readonly native: NativeReader | undefined;
   refs: number;
   ready: Promise<void>;
 }
@@ -30,14 +29,6 @@ interface SharedConnection extends Connection {
 export interface ConnectOptions {
   authToken?: string;
   busyTimeoutMs: number;
-}
-
-/** Raw rows from the native database of a local file (see `nativeReader`). */
-function nativeRows(native: NativeReader): RowReader {
-  return {
-    all: async (sql, args) => native.all(sql, args),
-    first: async (sql, args) => native.first(sql, args),
-  };
 }
 
 /** Raw rows through the client, for a remote database. */
@@ -91,10 +82,22 @@ async function configure(
   await client.execute('PRAGMA foreign_keys = ON');
 }
 
-function openClient(location: StoreLocation, options: ConnectOptions): Client {
+/**
+ * A local database (a file or `:memory:`) gets a client of our own over the `libsql` driver
+ * (see local-client.ts): drizzle and the direct reads share its one connection and its kept
+ * statements. A remote one gets @libsql/client, and its rows come through it.
+ */
+function openClient(
+  location: StoreLocation,
+  options: ConnectOptions,
+): { client: Client; rows: RowReader } {
+  if (location.kind === 'remote') {
+    const client = createClient({ url: clientUrl(location), authToken: options.authToken });
+    return { client, rows: clientRows(client) };
+  }
   if (location.kind === 'file') fs.mkdirSync(path.dirname(location.path), { recursive: true });
-  if (location.kind !== 'remote') installStatementCache();
-  return createClient({ url: clientUrl(location), authToken: options.authToken });
+  const local = openLocalClient(location.kind === 'file' ? location.path : ':memory:');
+  return { client: local, rows: local.rows };
 }
 
 /** Opens (or reuses) the process's connection to `location`, configured and migrated. */
@@ -115,25 +118,23 @@ export async function acquireConnection(
     return existing;
   }
 
-  let client: Client;
+  let opened: { client: Client; rows: RowReader };
   try {
-    client = openClient(location, options);
+    opened = openClient(location, options);
   } catch (err) {
     throw openFailed(location, err);
   }
+  const { client, rows } = opened;
   const guarded = guardClient(client);
   const db = drizzle(guarded);
   const queue = new WriteQueue();
-  // A remote database has no native handle (and must not get the probe query).
-  const native = location.kind === 'remote' ? undefined : nativeReader(client);
   const conn: SharedConnection = {
     key,
     location,
     client,
     db,
     queue,
-    native,
-    rows: native ? nativeRows(native) : clientRows(client),
+    rows,
     refs: 1,
     ready: Promise.resolve(),
   };
@@ -150,7 +151,6 @@ export async function acquireConnection(
     await conn.ready;
   } catch (err) {
     if (key !== undefined && connections.get(key) === conn) connections.delete(key);
-    native?.dispose();
     client.close();
     throw err;
   }
@@ -165,7 +165,6 @@ export async function releaseConnection(conn: Connection): Promise<void> {
   await shared.queue.idle();
   if (shared.key !== undefined && connections.get(shared.key) === shared)
     connections.delete(shared.key);
-  shared.native?.dispose();
   shared.client.close();
 }
 

@@ -4,7 +4,8 @@ import { StoreError } from './store-error.js';
 /**
  * Wraps a libSQL client for drizzle. For local files @libsql/client hands an interactive
  * transaction the current connection and opens a fresh one for later calls, which drops the
- * per-connection PRAGMAs (busy_timeout) and, for `:memory:`, the whole database. So
+ * per-connection PRAGMAs (busy_timeout) and, for `:memory:`, the whole database (the store's
+ * own local client refuses them outright: see local-client.ts). So
  * interactive transactions are refused here and batches run as `BEGIN IMMEDIATE`, taking the
  * write lock up front where the busy timeout can wait for it.
  */

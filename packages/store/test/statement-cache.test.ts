@@ -209,41 +209,6 @@ describe('direct reads against drizzle', () => {
     opened.push(store);
     await expect(store.agents.get(Number.NaN)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
-
-  it('find the native handle of local clients only, and stop at once when disposed', async () => {
-    const { createClient } = await import('@libsql/client');
-    const { nativeReader } = await import('../src/statement-cache.js');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'junction-native-'));
-    const client = createClient({ url: `file:${path.join(dir, 'n.db')}` });
-    const reader = nativeReader(client);
-    expect(reader?.all('SELECT 1 + ?', [41])).toEqual([[42]]);
-    // first: one row as an array, or undefined when there is none.
-    expect(reader?.first('SELECT ? AS a, ? AS b', ['x', 2])).toEqual(['x', 2]);
-    expect(reader?.first('SELECT 1 WHERE 0', [])).toBeUndefined();
-    // A read that fails while stepping, or the same SQL read with all(), never leaves a
-    // statement that answers the next first() for the previous arguments.
-    await client.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-    await client.execute(`INSERT INTO t VALUES (1, 'not json'), (2, '[2]'), (3, '[3]')`);
-    const json = 'SELECT id, json(v) FROM t WHERE id = ?';
-    expect(() => reader?.first(json, [1])).toThrow(/malformed JSON/);
-    expect(reader?.first(json, [2])).toEqual([2, '[2]']);
-    expect(reader?.first(json, [3])).toEqual([3, '[3]']);
-    const byId = 'SELECT id FROM t WHERE id = ?';
-    expect(reader?.all(byId, [2])).toEqual([[2]]);
-    expect(reader?.first(byId, [3])).toEqual([3]);
-    expect(reader?.all(byId, [1])).toEqual([[1]]);
-    reader?.dispose();
-    expect(() => reader?.first('SELECT 1', [])).toThrow(
-      expect.objectContaining({ code: 'CLIENT_CLOSED' }),
-    );
-    expect(() => reader?.all('SELECT 1', [])).toThrow(
-      expect.objectContaining({ code: 'CLIENT_CLOSED' }),
-    );
-    client.close();
-    const memory = createClient({ url: ':memory:' });
-    expect(nativeReader(memory)?.all('SELECT ?', ['x'])).toEqual([['x']]);
-    memory.close();
-  });
 });
 
 describe('closing', () => {
