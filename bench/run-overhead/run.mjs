@@ -22,6 +22,9 @@ import { McpClientPool } from '@junction/agent-core/mcp';
 import { syncEnvironment } from '@junction/agent-core/sync';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore } from '@junction/store';
+
+/** Median time per run against the minimal loop's (issue 12 tightened it from 1.5×). */
+const TIME_TARGET = 1.3;
 import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
 
 const { values } = parseArgs({
@@ -305,7 +308,7 @@ try {
   console.log('');
   console.log(`                       minimal loop   junction     ratio   target`);
   console.log(
-    `median ms per run      ${fmt(minSeq.median).padStart(10)}   ${fmt(jSeq.median).padStart(8)}   ${fmt(ratioTime).padStart(6)}x  <= 1.50x  ${ratioTime <= 1.5 ? 'PASS' : 'FAIL'}`,
+    `median ms per run      ${fmt(minSeq.median).padStart(10)}   ${fmt(jSeq.median).padStart(8)}   ${fmt(ratioTime).padStart(6)}x  <= ${TIME_TARGET.toFixed(2)}x  ${ratioTime <= TIME_TARGET ? 'PASS' : 'FAIL'}`,
   );
   console.log(
     `p95 ms per run         ${fmt(minSeq.p95).padStart(10)}   ${fmt(jSeq.p95).padStart(8)}`,
@@ -313,7 +316,7 @@ try {
   console.log(
     `runs/s @${String(CONCURRENCY).padEnd(3)}           ${fmt(minRate).padStart(10)}   ${fmt(jRate).padStart(8)}   ${fmt(ratioRate).padStart(6)}x  >= 0.60x  ${ratioRate >= 0.6 ? 'PASS' : 'FAIL'}`,
   );
-  process.exitCode = ratioTime <= 1.5 && ratioRate >= 0.6 ? 0 : 1;
+  process.exitCode = ratioTime <= TIME_TARGET && ratioRate >= 0.6 ? 0 : 1;
 } finally {
   fake.stop();
 }

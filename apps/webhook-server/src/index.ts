@@ -2,8 +2,6 @@
 // container entry point is dist/main.js. Every name is exported on purpose.
 export { SERVICE_NAME, startWebhookServer } from './webhook-server.js';
 export type { StartOptions, WebhookServer } from './webhook-server.js';
-export { DEFAULT_HEALTH_TIMEOUT_MS, createHealthRoute } from './health-route.js';
-export type { HealthRouteDeps, WebhookHealthBody } from './health-route.js';
 // The start-up errors and the variables read besides those of docs/configuration.md
 // (JUNCTION_DRAIN_SECONDS) come from @junction/service-kit, under the names this package has
 // always exported.

@@ -6,6 +6,7 @@ import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import {
   composeService,
+  createHealthRoute,
   drainSecondsOf,
   envPortHint,
   listen,
@@ -14,7 +15,6 @@ import {
   secretsOf,
   startWithRollback,
 } from '@junction/service-kit';
-import { createHealthRoute } from './health-route.js';
 
 /** Service name in every log record. */
 export const SERVICE_NAME = 'junction-webhook-server';

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
-import { createHealthRoute, startWebhookServer, WebhookServerError } from '../src/index.js';
+import { createHealthRoute } from '@junction/service-kit';
+import { startWebhookServer, WebhookServerError } from '../src/index.js';
 
 let home: string;
 let logs: string[] = [];

@@ -7,5 +7,3 @@
 // The root holds what every folder shares: the error family.
 export { AGENT_CORE_ERROR_CODES, AgentCoreError, isAgentCoreError } from './errors.js';
 export type { AgentCoreErrorCode } from './errors.js';
-// TODO(issue 12): the HTTP key check moves out of the domain.
-export { createKeyCheck, keyDigest, keyMatches, presentedKey } from './api-keys.js';

@@ -32,7 +32,7 @@ describe('README example', () => {
       store,
       runner,
       logger,
-      onFinished: (run) => ended.push(run),
+      onFinished: (run) => void ended.push(run),
     });
     const checkModel = createModelCheck(
       { ai_model: 'openai/gpt-4o-mini' },

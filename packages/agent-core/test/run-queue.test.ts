@@ -22,11 +22,23 @@ function newWorkers(options: RunWorkersOptions): RunWorkers {
 }
 async function enqueue(
   workers: RunWorkers,
-  input: { agent: { id: number }; task: string; source: RunSource; variables?: Record<string, string> },
+  input: {
+    agent: { id: number };
+    task: string;
+    source: RunSource;
+    variables?: Record<string, string>;
+    timeout_seconds?: number;
+  },
 ): Promise<Run> {
   const { run } = await submitRun(
     { store: storeOf.get(workers) as Store, checkModel: () => undefined, dispatch: workers },
-    { agent_id: input.agent.id, task: input.task, source: input.source, variables: input.variables },
+    {
+      agent_id: input.agent.id,
+      task: input.task,
+      source: input.source,
+      variables: input.variables,
+      timeout_seconds: input.timeout_seconds,
+    },
   );
   return run;
 }
@@ -306,6 +318,26 @@ describe('RunWorkers', () => {
     expect(run.status).toBe('queued');
     expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
     expect(h.fake.requests).toHaveLength(0);
+  });
+
+  it('a run submitted with a timeout keeps it when a worker elsewhere executes it', async () => {
+    h = await createHarness();
+    h.agent('sleepy', 'model: openai/gpt-test');
+    await h.sync();
+    queue = oneWorkerQueue();
+    h.fake.script([{ delayMs: 3_000, text: 'too slow' }]);
+    // Written queued (the workers are not started), so the submitter does not execute it.
+    const run = await enqueue(queue, {
+      agent: await h.get('sleepy'),
+      task: 'sleep',
+      source: 'api',
+      timeout_seconds: 0.3,
+    });
+    expect(run).toMatchObject({ status: 'queued', timeoutMs: 300 });
+    await queue.start();
+    const ended = await waitOn(queue, run.id, { timeoutMs: 10_000 });
+    expect(ended.status).toBe('timeout');
+    expect(ended.error).toContain('timed out after 300 ms');
   });
 
   it('graceful stop finishes short runs and re-queues runs that outlast the drain', async () => {

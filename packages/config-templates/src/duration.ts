@@ -77,3 +77,23 @@ export function parseTimePoint(text: string): TimePointResult {
   if (duration.ok) return { ok: true, time: { agoMs: duration.ms } };
   return { ok: false, problem: duration.problem === 'too-long' ? 'too-long' : 'not-a-time' };
 }
+
+/** Uptime for people: `42s`, `3m 0s`, `2h 3m 4s`, `5d 0h 12m 9s` (from the largest non-zero unit down). */
+export function formatUptime(ms: number): string {
+  let rest = Math.max(0, Math.floor(ms / 1000));
+  const parts: Array<[number, string]> = [];
+  for (const [size, unit] of [
+    [86_400, 'd'],
+    [3600, 'h'],
+    [60, 'm'],
+  ] as const) {
+    parts.push([Math.floor(rest / size), unit]);
+    rest %= size;
+  }
+  parts.push([rest, 's']);
+  const first = parts.findIndex(([n]) => n > 0);
+  return parts
+    .slice(first < 0 ? parts.length - 1 : first)
+    .map(([n, unit]) => `${n}${unit}`)
+    .join(' ');
+}

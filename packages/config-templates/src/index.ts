@@ -68,6 +68,7 @@ export {
   TIME_FORMS,
   parseDuration,
   parseTimePoint,
+  formatUptime,
 } from './duration.js';
 export type {
   DurationProblem,

@@ -1,10 +1,9 @@
 // MCP over Streamable HTTP: one session (transport + McpServer) per initialize, kept until
 // the client deletes it or the handler closes. This builds an express app; it never listens.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createKeyCheck, presentedKey } from '@junction/agent-core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDeps } from './deps.js';
@@ -22,6 +21,13 @@ const MAX_ECHO = 100;
 /** Default: a session with no request and no open stream for 30 minutes is closed. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
+/** What MCP over HTTP needs of its keys: whether one is needed, the key presented, a constant-time match. */
+export interface McpKeyRing {
+  readonly required: boolean;
+  presented(headers: IncomingHttpHeaders): string | undefined;
+  matches(key: string): boolean;
+}
+
 export interface McpHttpOptions {
   deps: Omit<McpServerDeps, 'transport'>;
   /** Host header values accepted (DNS-rebinding protection). Default: 127.0.0.1:<port>, localhost:<port>, [::1]:<port> given `port`. */
@@ -32,11 +38,11 @@ export interface McpHttpOptions {
   /** Largest request body; default 1 MiB → 413 with a JSON-RPC error body. */
   maxBodyBytes?: number;
   /**
-   * Bearer keys (config `api.keys`): when any is set, every MCP request but the reachability
-   * GET needs `Authorization: Bearer <key>` (or `X-API-Key`); 401 otherwise. Compared in
-   * constant time.
+   * The keys (config `api.keys`, held by service-kit's `keyRing`): when any is set, every MCP
+   * request but the reachability GET needs `Authorization: Bearer <key>` (or `X-API-Key`);
+   * 401 otherwise.
    */
-  apiKeys?: readonly string[];
+  keys?: McpKeyRing;
   /**
    * A session with no request and no open stream for this long is closed (its server and
    * transport freed); its next request is answered 404 and the client starts a new one.
@@ -166,16 +172,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   });
 
   // Keys next: the Host check is no access control (a client picks its Host header).
-  const keys = (options.apiKeys ?? []).filter((key) => key !== '');
-  const keyOk = createKeyCheck(keys);
-  if (keys.length > 0) {
+  const keys = options.keys;
+  if (keys?.required) {
     app.use((req: Request, res: Response, next: NextFunction) => {
       const reachability = req.method === 'GET' && sessionIdOf(req) === undefined;
       if (reachability && !String(req.headers.accept ?? '').includes('text/event-stream')) {
         next();
         return;
       }
-      const given = presentedKey(req.headers);
+      const given = keys.presented(req.headers);
       if (given === undefined || given === '') {
         res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp"');
         rpcError(
@@ -186,7 +191,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         );
         return;
       }
-      if (!keyOk(given)) {
+      if (!keys.matches(given)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp", error="invalid_token"');
         rpcError(res, 401, SERVER_ERROR, 'Unauthorized: the key is not one of api.keys.');
         return;

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../src/index.js';
 import { call, createHarness, type Harness } from './harness.js';
+import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 
 const MAX_BODY = 16 * 1024;
 
@@ -318,7 +319,7 @@ describe('API keys on MCP over HTTP', () => {
     await new Promise<void>((resolve) => keyedServer.listen(0, '127.0.0.1', resolve));
     keyedPort = (keyedServer.address() as AddressInfo).port;
     const { transport: _stdio, ...deps } = h.deps;
-    keyed = createMcpHttpHandler({ deps, port: keyedPort, apiKeys: [KEY] });
+    keyed = createMcpHttpHandler({ deps, port: keyedPort, keys: keyRing([KEY]) });
     keyedServer.on('request', keyed.app);
   });
   afterAll(async () => {

@@ -1,16 +1,13 @@
 // Optional API keys for the REST API: `Authorization: Bearer <key>` or `X-API-Key: <key>`,
 // compared in constant time against every configured key.
-import { createKeyCheck, presentedKey } from '@junction/agent-core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ApiKeyRing } from './deps.js';
 import { RestApiError } from './errors.js';
 
-export { keyMatches } from '@junction/agent-core';
-
 /** Middleware that refuses requests without a valid key (401 with `WWW-Authenticate: Bearer`). */
-export function apiKeyAuth(keys: readonly string[]): RequestHandler {
-  const check = createKeyCheck(keys);
+export function apiKeyAuth(keys: ApiKeyRing): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const key = presentedKey(req.headers);
+    const key = keys.presented(req.headers);
     if (key === undefined) {
       res.set('WWW-Authenticate', 'Bearer realm="junction"');
       next(
@@ -21,7 +18,7 @@ export function apiKeyAuth(keys: readonly string[]): RequestHandler {
       );
       return;
     }
-    if (!check(key)) {
+    if (!keys.matches(key)) {
       res.set('WWW-Authenticate', 'Bearer realm="junction", error="invalid_token"');
       next(
         new RestApiError(

@@ -1,7 +1,16 @@
 // What the REST router is built from. Everything comes in here; nothing is a module singleton.
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Store } from '@junction/store';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
+
+/** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
+export interface ApiKeyRing {
+  readonly required: boolean;
+  /** Bearer credential or X-API-Key; '' for an unusable one; undefined when none is sent. */
+  presented(headers: IncomingHttpHeaders): string | undefined;
+  matches(key: string): boolean;
+}
 
 /** Default largest request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -20,8 +29,13 @@ export interface RestDeps {
   version: string;
   /** Start of the process, for /health's uptime. */
   startedAt: Date;
-  /** Accepted keys (api.keys plus JUNCTION_API_KEY, resolved by the app); empty = no authentication. */
-  apiKeys: readonly string[];
+  /**
+   * The accepted keys (api.keys plus JUNCTION_API_KEY), as service-kit's `keyRing` holds them;
+   * absent or empty = no authentication.
+   */
+  keys?: ApiKeyRing;
+  /** Known secret values removed from every answer (service-kit's `secretsOf`). */
+  secrets?: readonly string[];
   /** Whether this process's workers run; undefined when the process runs none (scheduler "disabled"). */
   workersRunning?: () => boolean;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */

@@ -7,7 +7,6 @@ export { createOpenApiDocument } from './openapi-document.js';
 export type { JsonObject, OpenApiOptions } from './openapi-document.js';
 export { ERROR_STATUS, REST_ERROR_CODES, RestApiError } from './errors.js';
 export type { ErrorBody, RestErrorCode } from './errors.js';
-export { formatUptime } from './durations.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './query-params.js';
 export { SCHEDULER_STATES } from './schemas.js';
 export type {

@@ -75,7 +75,7 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
  */
 export function createRestRouter(input: RestDeps): Router {
   const ctx = createRouteContext(input);
-  const { logger, apiKeys } = ctx.deps;
+  const { logger, keys } = ctx.deps;
   wireGauges(ctx);
   const router = express.Router({ caseSensitive: true, strict: false });
 
@@ -92,8 +92,8 @@ export function createRestRouter(input: RestDeps): Router {
     next();
   });
 
-  if (apiKeys.length > 0) {
-    const auth = apiKeyAuth(apiKeys);
+  if (keys?.required) {
+    const auth = apiKeyAuth(keys);
     const open = new Set(ROUTES.filter((r) => !r.auth).map((r) => r.path));
     router.use((req: Request, res: Response, next: NextFunction) => {
       const path = req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;

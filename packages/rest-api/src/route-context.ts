@@ -4,7 +4,7 @@ import { resolveDeps, type ResolvedDeps, type RestDeps } from './deps.js';
 
 export interface RouteContext {
   deps: ResolvedDeps;
-  /** Secret-looking keys and known secrets (the API keys) removed from a JSON value. */
+  /** Secret-looking keys and known secrets (`deps.secrets`) removed from a JSON value. */
   redact(value: unknown): unknown;
   /** Known secrets, bearer tokens, URL credentials and key shapes removed from a text. */
   clean(text: string): string;
@@ -13,7 +13,7 @@ export interface RouteContext {
 /** Resolves the deps and builds the redaction once per router. */
 export function createRouteContext(input: RestDeps): RouteContext {
   const deps = resolveDeps(input);
-  const secrets = [...deps.apiKeys];
+  const secrets = [...(deps.secrets ?? [])];
   const redactor = secretRedactor(secrets);
   return {
     deps,

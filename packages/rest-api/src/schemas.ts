@@ -196,6 +196,9 @@ export const submitRunRequestSchema = z
     variables: runRequestFields.variables
       .optional()
       .describe('Values for the prompt template variables'),
+    timeout_seconds: runRequestFields.timeout_seconds
+      .optional()
+      .describe("Seconds before the run ends with status timeout (default: the agent's, else runs.timeout_seconds)"),
   })
   .describe('A run of an agent named by id or name');
 

@@ -10,6 +10,7 @@ import { expect } from '@jest/globals';
 import { AgentCoreError } from '@junction/agent-core';
 import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
 import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
+import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@junction/telemetry';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -245,7 +246,8 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       version: '1.2.3-test',
       startedAt: new Date(clock.ms - 3_723_000),
       now: clock.now,
-      apiKeys: options.apiKeys ?? [],
+      keys: keyRing(options.apiKeys ?? []),
+      secrets: options.apiKeys ?? [],
       ...(options.workersRunning ? { workersRunning: options.workersRunning } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.healthTimeoutMs !== undefined

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { createModelCheck } from '@junction/agent-core/models';
+import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import type { RunExecutor } from '@junction/agent-core/runs';
 import { openStore } from '@junction/store';
@@ -28,12 +29,12 @@ describe('README example', () => {
       const workers = new RunWorkers({ store, runner, logger });
       const checkModel = createModelCheck({ ai_model: 'ollama/llama3.2' }, process.env);
       const runs = createRunDoor({ store, checkModel, dispatch: workers, endings: workers });
-      const apiKeys = [process.env.JUNCTION_API_KEY ?? ''].filter((key) => key !== '');
+      const keys = keyRing([process.env.JUNCTION_API_KEY ?? '']);
       const version = '0.1.0';
 
       const app = express();
       app.disable('x-powered-by');
-      app.use(createRestRouter({ store, runs, logger, metrics, version, startedAt, apiKeys }));
+      app.use(createRestRouter({ store, runs, logger, metrics, version, startedAt, keys }));
       const server = app.listen(port, '127.0.0.1');
       // README-EXAMPLE-END
       await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -17,7 +17,8 @@ import {
 } from '@junction/telemetry';
 import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
 import type express from 'express';
-import { apiKeysOf, mcpAllowedOf } from './service-settings.js';
+import { keyRing } from './api-keys.js';
+import { apiKeysOf, mcpAllowedOf, secretsOf } from './service-settings.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -87,7 +88,11 @@ export function modelSettingsOf(config: Config): ModelSettings {
   };
 }
 
-function buildExecutor(options: ComposeOptions, env: NodeJS.ProcessEnv, metrics: Metrics): Executor {
+function buildExecutor(
+  options: ComposeOptions,
+  env: NodeJS.ProcessEnv,
+  metrics: Metrics,
+): Executor {
   const { config, store, logger } = options;
   const serviceName = options.serviceName ?? 'junction';
   const tracing = createTracing({
@@ -137,6 +142,8 @@ export function composeService(options: ComposeOptions): Composition {
   const env = options.env ?? process.env;
   const startedAt = options.startedAt ?? new Date();
   const apiKeys = apiKeysOf(config, env);
+  const keys = keyRing(apiKeys);
+  const secrets = secretsOf(config, env);
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
   const executor = options.executes ? buildExecutor(options, env, metrics) : undefined;
@@ -180,7 +187,8 @@ export function composeService(options: ComposeOptions): Composition {
         metrics,
         version,
         startedAt,
-        apiKeys,
+        keys,
+        secrets,
         ...(executor
           ? {
               workersRunning: () => started && stopped === undefined,
@@ -191,7 +199,7 @@ export function composeService(options: ComposeOptions): Composition {
     mcpHttp: (port) =>
       createMcpHttpHandler({
         port,
-        apiKeys,
+        keys,
         ...mcpAllowedOf(config.api.host, port, env),
         deps: mcpDeps(),
       }),
@@ -203,7 +211,9 @@ export function composeService(options: ComposeOptions): Composition {
           runs,
           logger,
           enabled: config.webhook.enabled,
-          ...(config.webhook.api_key ? { apiKey: config.webhook.api_key } : {}),
+          keys: keyRing(config.webhook.api_key ? [config.webhook.api_key] : [], {
+            xApiKey: false,
+          }),
           maxBodyBytes: config.webhook.max_body_bytes,
         },
         extra,

@@ -232,6 +232,8 @@ export const runs = sqliteTable(
     error: text('error'),
     traceId: text('trace_id'),
     idempotencyKey: text('idempotency_key').unique(),
+    // The run's own time limit, asked for by whoever submitted it; null: the agent's or the config's.
+    timeoutMs: integer('timeout_ms'),
     queuedAt: ts('queued_at').notNull(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),

@@ -5,6 +5,7 @@ export type { JsonValue, WebhookErrorCode } from './errors.js';
 
 export { DEFAULT_MAX_BODY_BYTES, createWebhookApp, createWebhookRouter } from './webhook-router.js';
 export type { WebhookAppOptions, WebhookRouterDeps } from './webhook-router.js';
+export type { WebhookKeyRing } from './api-key.js';
 export {
   HTTP_STATUS_BY_CODE,
   toHttpFailure,

@@ -6,7 +6,7 @@ import { AgentCoreError } from '@junction/agent-core';
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
-import { apiKeyCheck, requireApiKey } from './api-key.js';
+import { apiKeyCheck, requireApiKey, type WebhookKeyRing } from './api-key.js';
 import { WebhookError } from './errors.js';
 import { parseExecuteRequest } from './execute-request.js';
 import { methodNotAllowed, webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
@@ -24,8 +24,8 @@ export interface WebhookRouterDeps {
   logger: Logger;
   /** config webhook.enabled: without it POST /execute does not exist (404 like any unknown route). */
   enabled: boolean;
-  /** config webhook.api_key / JUNCTION_WEBHOOK_API_KEY; when set, every route needs `Authorization: Bearer <key>`. */
-  apiKey?: string;
+  /** config webhook.api_key / JUNCTION_WEBHOOK_API_KEY, held by service-kit's `keyRing`; when it holds a key, every route needs `Authorization: Bearer <key>`. */
+  keys?: WebhookKeyRing;
   /** Largest accepted body in bytes (config webhook.max_body_bytes). Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -65,7 +65,7 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
       `maxBodyBytes must be a positive whole number of bytes; got ${String(maxBodyBytes)}.`,
     );
   }
-  const keyRefusal = apiKeyCheck(deps.apiKey);
+  const keyRefusal = apiKeyCheck(deps.keys);
 
   if (deps.enabled) {
     const parseJson = express.json({ limit: maxBodyBytes, strict: false, type: () => true });
@@ -81,7 +81,7 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
     target.all('/execute', methodNotAllowed(['POST']));
   }
 
-  target.get('/runs/:run_id', requireApiKey(deps.apiKey), async (req, res) => {
+  target.get('/runs/:run_id', requireApiKey(deps.keys), async (req, res) => {
     const raw = String(req.params.run_id);
     const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(id)) {
@@ -159,7 +159,11 @@ async function execute(
   const location = `${req.baseUrl}/runs/${run.id}`;
   if (replayed) {
     logger.info('webhook request replayed', { run_id: run.id, agent_name: run.agentName });
-    res.status(202).set('Idempotent-Replayed', 'true').location(location).json(executeAccepted(run));
+    res
+      .status(202)
+      .set('Idempotent-Replayed', 'true')
+      .location(location)
+      .json(executeAccepted(run));
     return;
   }
   logger.info('webhook run queued', {

@@ -9,6 +9,7 @@ import { PassThrough } from 'node:stream';
 import type { RequestHandler } from 'express';
 import type { ModelCheck } from '@junction/agent-core/models';
 import { createRunDoor } from '@junction/agent-core/runs';
+import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Agent, type Store } from '@junction/store';
 import { createLogger, type RootLogger } from '@junction/telemetry';
 import { createWebhookApp, type WebhookRouterDeps } from '../src/index.js';
@@ -100,10 +101,12 @@ export async function startWebhookApp(
     checkModel?: ModelCheck;
     /** The run door's clock (idempotency window). */
     now?: () => Date;
+    /** The webhook key (config webhook.api_key), held in a key ring as the composition root does. */
+    apiKey?: string;
   } = {},
 ): Promise<Listening> {
   const logger = options.logger ?? memoryLogger().logger;
-  const { health, checkModel, now, ...deps } = options;
+  const { health, checkModel, now, apiKey, ...deps } = options;
   // No workers: the run door writes the run `queued` and it stays so.
   const runs = createRunDoor({
     store: fixture.store,
@@ -111,7 +114,14 @@ export async function startWebhookApp(
     ...(now ? { now } : {}),
   });
   const app = createWebhookApp(
-    { store: fixture.store, runs, logger, enabled: true, ...deps },
+    {
+      store: fixture.store,
+      runs,
+      logger,
+      enabled: true,
+      ...(apiKey !== undefined ? { keys: keyRing([apiKey], { xApiKey: false }) } : {}),
+      ...deps,
+    },
     health ? { health } : {},
   );
   return listen(app);

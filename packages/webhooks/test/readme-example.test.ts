@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createModelCheck } from '@junction/agent-core/models';
 import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
+import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Run } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import {
@@ -66,7 +67,7 @@ describe('README example', () => {
         runs,
         logger,
         enabled: config.webhook.enabled,
-        apiKey: config.webhook.api_key,
+        keys: keyRing([config.webhook.api_key], { xApiKey: false }),
         maxBodyBytes: config.webhook.max_body_bytes,
       }),
     );

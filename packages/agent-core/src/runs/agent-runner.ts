@@ -61,7 +61,7 @@ export interface ExecuteOptions {
   workerId: string;
   /** Aborting cancels the run; abort with a `RunInterrupted` reason to requeue it instead. */
   signal?: AbortSignal;
-  /** Overrides the agent's and the config's timeout. */
+  /** Overrides the run's own, the agent's and the config's timeout. */
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
 }
@@ -314,7 +314,11 @@ export class AgentRunner {
         environment,
       });
 
-      const timeoutMs = options.timeoutMs ?? agentTimeoutMs(def) ?? this.#deps.defaultTimeoutMs;
+      const timeoutMs =
+        options.timeoutMs ??
+        run.timeoutMs ??
+        agentTimeoutMs(def) ??
+        this.#deps.defaultTimeoutMs;
       timeout = new AbortController();
       timer = setTimeout(
         () => timeout?.abort(new Error(`timed out after ${timeoutMs} ms`)),

@@ -273,7 +273,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
     const controller = new AbortController();
     this.#inFlight.set(run.id, controller);
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const timeoutMs = options.timeoutMs ?? this.#o.timeoutMs;
+    // The caller's limit, else the one the run was submitted with, else this pool's.
+    const timeoutMs = options.timeoutMs ?? run.timeoutMs ?? this.#o.timeoutMs;
     try {
       const finished = await runner.execute(run, {
         ...options,

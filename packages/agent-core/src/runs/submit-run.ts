@@ -29,7 +29,7 @@ export interface SubmittedRun {
   agent: AgentRef;
   /** True when an idempotency key returned the run an earlier request started. */
   replayed: boolean;
-  /** The request as checked (its timeout is for whoever executes the run). */
+  /** The request as checked. */
   request: RunRequest;
 }
 
@@ -101,6 +101,9 @@ export async function submitRun(
       source: request.source,
       ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
       ...(key !== undefined ? { idempotencyKey: key } : {}),
+      ...(request.timeout_seconds !== undefined
+        ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
+        : {}),
       ...(reservation ? { claimedBy: reservation.claim } : {}),
     });
   } catch (err) {

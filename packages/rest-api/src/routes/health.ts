@@ -1,6 +1,6 @@
 // GET /health: liveness and readiness for probes (spec §4.4).
 import type { Request, RequestHandler, Response } from 'express';
-import { formatUptime } from '../durations.js';
+import { formatUptime } from '@junction/config-templates';
 import type { RouteContext } from '../route-context.js';
 import type { HealthBody, SchedulerState, UnhealthyBody } from '../schemas.js';
 

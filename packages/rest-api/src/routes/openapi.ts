@@ -7,7 +7,7 @@ import type { RouteContext } from '../route-context.js';
 export function getOpenApiDocument(ctx: RouteContext): RequestHandler {
   const doc = createOpenApiDocument({
     version: ctx.deps.version,
-    authRequired: ctx.deps.apiKeys.length > 0,
+    authRequired: ctx.deps.keys?.required ?? false,
     maxBodyBytes: ctx.deps.maxBodyBytes,
   });
   return (_req: Request, res: Response): void => {

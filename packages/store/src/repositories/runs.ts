@@ -35,6 +35,8 @@ export interface RunCreateInput {
   traceId?: string | null;
   /** A second create with the same key is a CONFLICT carrying the first run's id. */
   idempotencyKey?: string | null;
+  /** The run's own time limit; null or absent: the agent's or the config's. */
+  timeoutMs?: number | null;
   /** Create the run already claimed by this worker (an idle worker of the same process). */
   claimedBy?: { workerId: string; leaseMs: number };
 }
@@ -479,6 +481,7 @@ const CREATE_COLUMNS = [
   'model',
   'traceId',
   'idempotencyKey',
+  'timeoutMs',
   'queuedAt',
 ] as const;
 
@@ -510,6 +513,7 @@ function createValues(input: RunCreateInput, now: Date): CreateRow {
     model: input.model ?? null,
     traceId: input.traceId ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
+    timeoutMs: input.timeoutMs ?? null,
     queuedAt: now.getTime(),
   };
   return row;
@@ -571,6 +575,7 @@ function createdRun(row: CreateRow, id: number): Run {
     error: null,
     traceId: asStored(row.traceId),
     idempotencyKey: asStored(row.idempotencyKey),
+    timeoutMs: row.timeoutMs as number | null,
     queuedAt: new Date(row.queuedAt as number),
     startedAt: dateOrNull(row.startedAt),
     completedAt: null,

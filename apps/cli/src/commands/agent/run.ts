@@ -98,9 +98,9 @@ export default class AgentRun extends JunctionCommand {
       );
       const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
       if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
+      // The run carries its own timeout (timeout_seconds), as a run of any other caller would.
       const finished = await workers.execute(run, {
         signal: controller.signal,
-        ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout * 1000 } : {}),
         onEvent: (event) => {
           if (!this.jsonEnabled()) this.log(describe(event));
         },

@@ -1,4 +1,5 @@
 // API keys of the HTTP surfaces (REST, MCP over HTTP, the webhook server), checked one way.
+// The composition root hands each surface a KeyRing; the surfaces only word the refusals.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -35,4 +36,27 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const apiKey = headers['x-api-key'];
   if (typeof apiKey === 'string') return apiKey.trim();
   return header === undefined ? undefined : '';
+}
+
+/** What a surface needs to admit a request: held by the composition root, never the keys themselves. */
+export interface KeyRing {
+  /** Whether any key is configured; with none, every request passes. */
+  readonly required: boolean;
+  /** The key a request presents (see `presentedKey`); Bearer only unless the ring takes X-API-Key. */
+  presented(headers: IncomingHttpHeaders): string | undefined;
+  /** True when `key` is one of the ring's keys, compared in constant time. */
+  matches(key: string): boolean;
+}
+
+/** A ring of `keys` (empty ones ignored). `xApiKey`: also read the `X-API-Key` header (REST, MCP). */
+export function keyRing(keys: readonly string[], options: { xApiKey?: boolean } = {}): KeyRing {
+  const usable = keys.filter((key) => key.trim() !== '');
+  const matches = createKeyCheck(usable);
+  const xApiKey = options.xApiKey ?? true;
+  return {
+    required: usable.length > 0,
+    presented: (headers) =>
+      xApiKey ? presentedKey(headers) : presentedKey({ authorization: headers.authorization }),
+    matches,
+  };
 }

@@ -1,7 +1,8 @@
-// GET /health of the webhook server: what a probe needs to know, i.e. whether this process can
-// reach the shared store. It runs no workers, so there is no scheduler state to report.
+// GET /health of a process that serves no REST API (the webhook-server): what a probe needs to
+// know, i.e. whether this process can reach the shared store. (The REST API has its own,
+// richer /health.)
 import type { Request, RequestHandler, Response } from 'express';
-import { formatUptime } from '@junction/rest-api';
+import { formatUptime } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { Logger, Redactor } from '@junction/telemetry';
 
