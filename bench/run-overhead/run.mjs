@@ -22,10 +22,10 @@ import { McpClientPool } from '@junction/agent-core/mcp';
 import { syncEnvironment } from '@junction/agent-core/sync';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore } from '@junction/store';
+import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
 
 /** Median time per run against the minimal loop's (issue 12 tightened it from 1.5×). */
 const TIME_TARGET = 1.3;
-import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
