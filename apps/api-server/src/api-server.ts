@@ -2,18 +2,7 @@
 // mcp.port, the workers that execute queued runs (whoever queued them: this process, a
 // webhook-server, the CLI), and alert notifications. The same pieces as `junction serve`
 // without the webhook routes, configured by environment variables.
-import { loadConfig, resolvePaths, Workspace } from '@junction/config-templates';
-import { openStore } from '@junction/store';
-import { createLogger } from '@junction/telemetry';
-import {
-  composeService,
-  envPortHint,
-  listen,
-  logFormatOf,
-  packageVersion,
-  secretsOf,
-  startWithRollback,
-} from '@junction/service-kit';
+import { envPortHint, listen, packageVersion, startApp } from '@junction/service-kit';
 import { appSettingsOf } from './app-settings.js';
 
 /** Service name on traces and in every log record. */
@@ -42,36 +31,12 @@ export async function startApiServer(
   options: StartOptions = {},
 ): Promise<ApiServer> {
   const settings = appSettingsOf(env);
-  const paths = resolvePaths(env);
-  const config = loadConfig({ paths, env });
   const version = packageVersion(new URL('../package.json', import.meta.url));
-  const startedAt = new Date();
-  const host = config.api.host;
-  const logger = createLogger({
-    level: config.log_level,
-    format: logFormatOf(env, config),
-    stream: options.logStream ?? process.stdout,
-    env,
-    secrets: secretsOf(config, env),
-    base: { service: SERVICE_NAME },
-  });
-  return startWithRollback(logger, async (onRollback) => {
-    // Registered first so it is closed last, after the failure is logged.
-    onRollback(() => logger.close());
-    const store = await openStore({ url: config.database_url });
-    onRollback(() => store.close());
-    const service = composeService({
-      config,
-      store,
-      logger,
-      env,
-      serviceName: SERVICE_NAME,
-      version,
-      startedAt,
-      executes: true,
-      workspace: new Workspace(paths),
-    });
-    onRollback(() => service.stop(0));
+  const start = { env, serviceName: SERVICE_NAME, version, executes: true };
+  const logStream = options.logStream ? { logStream: options.logStream } : {};
+  return startApp({ ...start, ...logStream }, async (service, onRollback, config) => {
+    const { store, logger } = service;
+    const host = config.api.host;
     const restApp = service.restApp();
     const mcp = service.mcpHttp(config.mcp.port);
     onRollback(() => mcp.close());

@@ -1,19 +1,13 @@
 // The webhook-server app: POST /execute (when webhook.enabled) and GET /runs/:run_id on
 // webhook.port, plus GET /health for probes. It runs no workers: a run it accepts is written
 // `queued` to the shared store, and an api-server's workers (or `junction serve`) execute it.
-import { loadConfig, resolvePaths } from '@junction/config-templates';
-import { openStore } from '@junction/store';
-import { createLogger } from '@junction/telemetry';
 import {
-  composeService,
   createHealthRoute,
   drainSecondsOf,
   envPortHint,
   listen,
-  logFormatOf,
   packageVersion,
-  secretsOf,
-  startWithRollback,
+  startApp,
 } from '@junction/service-kit';
 
 /** Service name in every log record. */
@@ -39,35 +33,13 @@ export async function startWebhookServer(
   options: StartOptions = {},
 ): Promise<WebhookServer> {
   const drainMs = drainSecondsOf(env) * 1000;
-  const paths = resolvePaths(env);
-  const config = loadConfig({ paths, env });
   const version = packageVersion(new URL('../package.json', import.meta.url));
-  const startedAt = new Date();
-  const host = config.api.host;
-  const apiKey = config.webhook.api_key;
-  const logger = createLogger({
-    level: config.log_level,
-    format: logFormatOf(env, config),
-    stream: options.logStream ?? process.stdout,
-    env,
-    secrets: secretsOf(config, env),
-    base: { service: SERVICE_NAME },
-  });
-  return startWithRollback(logger, async (onRollback) => {
-    // Registered first so it is closed last, after the failure is logged.
-    onRollback(() => logger.close());
-    const store = await openStore({ url: config.database_url });
-    onRollback(() => store.close());
-    const service = composeService({
-      config,
-      store,
-      logger,
-      env,
-      serviceName: SERVICE_NAME,
-      version,
-      startedAt,
-      executes: false,
-    });
+  const start = { env, serviceName: SERVICE_NAME, version, executes: false };
+  const logStream = options.logStream ? { logStream: options.logStream } : {};
+  return startApp({ ...start, ...logStream }, async (service, _onRollback, config) => {
+    const { store, logger, startedAt } = service;
+    const host = config.api.host;
+    const apiKey = config.webhook.api_key;
     // Probes need no key, and /health is not a webhook route.
     const app = service.webhookApp({
       health: createHealthRoute({ store, version, startedAt, logger, redactor: logger.redactor }),
@@ -99,6 +71,7 @@ export async function startWebhookServer(
         stopping ??= (async () => {
           logger.info('shutting down', { drain_seconds: drainMs / 1000 });
           await http.stop(drainMs);
+          await service.stop(0);
           await store.close();
           logger.info('stopped');
           await logger.close();

@@ -55,6 +55,23 @@ const badParams = (what: string): ResponseSpec => ({
   body: 'Error',
 });
 
+const tooLarge: ResponseSpec = {
+  description: 'PAYLOAD_TOO_LARGE: the body is over the limit (details.limit_bytes)',
+  body: 'Error',
+};
+
+const notJson: ResponseSpec = {
+  description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json (UTF-8)',
+  body: 'Error',
+};
+
+/** The run door's model check refused (the same answer on every surface). */
+const modelRefused: ResponseSpec = {
+  description:
+    'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING, AGENT_INVALID (fix the server configuration or the agent file; every surface answers these the same way); DATABASE_UNAVAILABLE',
+  body: 'Error',
+};
+
 const envNotFound: ResponseSpec = {
   description:
     'ENVIRONMENT_NOT_FOUND: the environment or environment_id filter names no environment',
@@ -114,19 +131,9 @@ export const ROUTES: readonly RouteSpec[] = [
         body: 'Error',
       },
       404: { description: 'AGENT_NOT_FOUND: no agent has this id', body: 'Error' },
-      413: {
-        description: 'PAYLOAD_TOO_LARGE: the body is over the limit (details.limit_bytes)',
-        body: 'Error',
-      },
-      415: {
-        description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json (UTF-8)',
-        body: 'Error',
-      },
-      503: {
-        description:
-          'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING, AGENT_INVALID (fix the server configuration or the agent file; every surface answers these the same way); DATABASE_UNAVAILABLE',
-        body: 'Error',
-      },
+      413: tooLarge,
+      415: notJson,
+      503: modelRefused,
     },
   },
   {
@@ -169,19 +176,9 @@ export const ROUTES: readonly RouteSpec[] = [
         description: 'AGENT_NOT_FOUND or ENVIRONMENT_NOT_FOUND: nothing has this id or name',
         body: 'Error',
       },
-      413: {
-        description: 'PAYLOAD_TOO_LARGE: the body is over the limit (details.limit_bytes)',
-        body: 'Error',
-      },
-      415: {
-        description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json (UTF-8)',
-        body: 'Error',
-      },
-      503: {
-        description:
-          'The agent cannot run as the server is configured: MODEL_API_KEY_MISSING, MODEL_NOT_CONFIGURED, MODEL_PROVIDER_UNKNOWN, MODEL_BASE_URL_MISSING, AGENT_INVALID; DATABASE_UNAVAILABLE',
-        body: 'Error',
-      },
+      413: tooLarge,
+      415: notJson,
+      503: modelRefused,
     },
   },
   {

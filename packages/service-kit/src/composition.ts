@@ -230,15 +230,16 @@ export function composeService(options: ComposeOptions): Composition {
     },
     stop(drainMs = 10_000): Promise<{ requeued: number }> {
       stopped ??= (async () => {
-        if (!executor) return { requeued: 0 };
         let requeued = 0;
-        if (started) {
-          ({ requeued } = await executor.workers.stop({ drainMs }));
-          logger.info('workers stopped', { requeued });
+        if (executor) {
+          if (started) {
+            ({ requeued } = await executor.workers.stop({ drainMs }));
+            logger.info('workers stopped', { requeued });
+          }
+          await executor.notifier.close();
+          await executor.pool.closeAll();
+          await executor.tracing.shutdown();
         }
-        await executor.notifier.close();
-        await executor.pool.closeAll();
-        await executor.tracing.shutdown();
         await metrics.shutdown();
         return { requeued };
       })();

@@ -23,3 +23,5 @@ export { createKeyCheck, keyDigest, keyMatches, keyRing, presentedKey } from './
 export type { KeyRing } from './api-keys.js';
 export { DEFAULT_HEALTH_TIMEOUT_MS, createHealthRoute } from './health-route.js';
 export type { HealthRouteDeps, WebhookHealthBody } from './health-route.js';
+export { startApp } from './start-app.js';
+export type { StartAppOptions } from './start-app.js';
