@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { generateText, jsonSchema, Output, stepCountIs, type ModelMessage } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
@@ -17,7 +17,12 @@ import {
 import { AgentCoreError, isAgentCoreError } from '../errors.js';
 import type { McpClientPool } from '../mcp/mcp-client-pool.js';
 import { classifyProviderError } from '../models/model-errors.js';
-import { modelSecrets, resolveModel, type ModelSettings } from '../models/model-factory.js';
+import {
+  modelSecrets,
+  resolveModel,
+  type ModelSettings,
+  type ResolvedModel,
+} from '../models/model-factory.js';
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
 import { DEFAULT_LEASE_MS } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
@@ -114,6 +119,8 @@ export class AgentRunner {
   readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
   /** Records of runs whose end this runner wrote (not one someone else had already written). */
   readonly #endedHere = new WeakSet<Run>();
+  /** Resolved models by model id (see #model). */
+  readonly #models = new Map<string, ResolvedModel>();
   /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
   readonly #wiring = new Map<number, { key: string; wiring: Promise<ToolWiring> }>();
 
@@ -129,7 +136,9 @@ export class AgentRunner {
   }
 
   async #prompt(file: string): Promise<AgentDefinition> {
-    const info = await stat(file);
+    // One metadata call per run: synchronous costs a few microseconds, where the promise form
+    // goes through the thread pool and back, on every run's critical path.
+    const info = statSync(file);
     const key = `${info.size}:${info.mtimeMs}`;
     const cached = this.#prompts.get(file);
     if (cached?.key === key) return cached.def;
@@ -147,6 +156,22 @@ export class AgentRunner {
     this.#wiring.set(agent.id, { key, wiring });
     wiring.catch(() => this.#wiring.delete(agent.id));
     return wiring;
+  }
+
+  /**
+   * The model of an id, built once per id: settings and environment are fixed for the runner's
+   * life, and building a provider client on every run sat on the run's critical path. A model
+   * that cannot be resolved throws every time (nothing is kept for it).
+   */
+  #model(modelId: string | undefined): ResolvedModel {
+    const key = modelId ?? '';
+    let resolved = this.#models.get(key);
+    if (!resolved) {
+      resolved = resolveModel(modelId, this.#deps.modelSettings, this.#deps.env ?? process.env);
+      if (this.#models.size >= 100) this.#models.clear();
+      this.#models.set(key, resolved);
+    }
+    return resolved;
   }
 
   /**
@@ -300,11 +325,7 @@ export class AgentRunner {
         );
       }
       const def = await this.#prompt(agent.promptPath);
-      const resolved = resolveModel(
-        def.model ?? agent.model ?? undefined,
-        this.#deps.modelSettings,
-        this.#deps.env ?? process.env,
-      );
+      const resolved = this.#model(def.model ?? agent.model ?? undefined);
       modelId = resolved.id;
       recorder.record([], { traceId, model: modelId });
       const prompt = await renderPrompt(def, {
@@ -315,10 +336,7 @@ export class AgentRunner {
       });
 
       const timeoutMs =
-        options.timeoutMs ??
-        run.timeoutMs ??
-        agentTimeoutMs(def) ??
-        this.#deps.defaultTimeoutMs;
+        options.timeoutMs ?? run.timeoutMs ?? agentTimeoutMs(def) ?? this.#deps.defaultTimeoutMs;
       timeout = new AbortController();
       timer = setTimeout(
         () => timeout?.abort(new Error(`timed out after ${timeoutMs} ms`)),
@@ -393,7 +411,10 @@ export class AgentRunner {
             variables,
             source: run.source,
             parentRunId: run.id,
-            claimedBy: { workerId: options.workerId, leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS },
+            claimedBy: {
+              workerId: options.workerId,
+              leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
+            },
           });
           const finished = await this.#execute(child, { ...options, signal }, depth + 1);
           recorder.record([
