@@ -109,9 +109,15 @@ describe('direct reads against drizzle', () => {
       scheduleVariables: { CITY: 'Zürich' },
       codingEnabled: true,
     });
-    // getWithEnvironment is a drizzle prepared query, not a direct one.
-    const viaDrizzle = (await store.agents.getWithEnvironment(agent.id))?.agent;
+    // create answers drizzle's RETURNING row; environments.get is a drizzle read.
+    const viaDrizzle = agent;
     expect(await store.agents.get(agent.id)).toEqual(viaDrizzle);
+    // The runner's one read of an agent with its environment: one flat direct row, split.
+    expect(await store.agents.getWithEnvironment(agent.id)).toEqual({
+      agent: viaDrizzle,
+      environment: await store.environments.get(env.id),
+    });
+    expect(await store.agents.getWithEnvironment(999_999)).toBeUndefined();
     expect(await store.agents.getByName(env.id, 'full')).toEqual(viaDrizzle);
     expect(await store.agents.list({ name: 'full' })).toEqual([viaDrizzle]);
     expect(viaDrizzle).toMatchObject({ scheduleEnabled: true, codingEnabled: true });

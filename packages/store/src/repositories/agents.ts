@@ -4,7 +4,7 @@ import { agentAgents, agents, agentTools, environments, tools } from '../schema.
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
-import { directSelect } from '../direct-select.js';
+import { directSelect, type DirectFields } from '../direct-select.js';
 import { prepared, slot } from '../prepared.js';
 
 /** The fields of an agent record; everything but the name is optional. */
@@ -80,6 +80,14 @@ function slotValues(filter: Omit<AgentFilter, keyof Page>): Record<string, unkno
 
 /** Every column of an agent, for the reads that answer whole agents. */
 const AGENT_FIELDS = getTableColumns(agents);
+
+/** An agent's columns then its environment's, flat (`a.<column>`, `e.<column>`), for one direct read. */
+const WITH_ENVIRONMENT_FIELDS: DirectFields = {
+  ...Object.fromEntries(Object.entries(AGENT_FIELDS).map(([k, c]) => [`a.${k}`, c])),
+  ...Object.fromEntries(
+    Object.entries(getTableColumns(environments)).map(([k, c]) => [`e.${k}`, c]),
+  ),
+};
 
 /** What running an agent needs from its row: which agent it is and the model it asks for. */
 export type AgentRef = Pick<Agent, 'id' | 'name' | 'environmentId' | 'model'>;
@@ -210,16 +218,27 @@ export class AgentsRepository {
   async getWithEnvironment(
     id: number,
   ): Promise<{ agent: Agent; environment: Environment } | undefined> {
-    return this.#ctx.read('get agent with environment', (db) =>
-      prepared(db, 'agents.getWithEnvironment', (d) =>
-        d
-          .select({ agent: agents, environment: environments })
-          .from(agents)
-          .innerJoin(environments, eq(environments.id, agents.environmentId))
-          .where(eq(agents.id, slot('id')))
-          .prepare(),
-      ).get({ id }),
+    const row = await this.#ctx.selectFirst(
+      'get agent with environment',
+      (db) =>
+        directSelect(db, 'agents.getWithEnvironment', WITH_ENVIRONMENT_FIELDS, (d, fields) =>
+          d
+            .select(fields as typeof AGENT_FIELDS)
+            .from(agents)
+            .innerJoin(environments, eq(environments.id, agents.environmentId))
+            .where(eq(agents.id, slot('id'))),
+        ),
+      { id },
     );
+    if (!row) return undefined;
+    // One flat row, split back into its two records.
+    const agent: Record<string, unknown> = {};
+    const environment: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) {
+      if (key.startsWith('a.')) agent[key.slice(2)] = value;
+      else environment[key.slice(2)] = value;
+    }
+    return { agent: agent as Agent, environment: environment as Environment };
   }
 
   /** The agent called `name` in the environment, or undefined. */
