@@ -9,6 +9,7 @@ import { createMcpHttpHandler, createMcpServer, type McpHttpHandler } from '@jun
 import { createRestApp } from '@junction/rest-api';
 import type { Store } from '@junction/store';
 import {
+  MIN_SECRET_LENGTH,
   createMetrics,
   createTracing,
   type Metrics,
@@ -18,7 +19,7 @@ import {
 import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
 import type express from 'express';
 import { keyRing } from './api-keys.js';
-import { apiKeysOf, mcpAllowedOf, secretsOf } from './service-settings.js';
+import { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -144,6 +145,13 @@ export function composeService(options: ComposeOptions): Composition {
   const apiKeys = apiKeysOf(config, env);
   const keys = keyRing(apiKeys);
   const secrets = secretsOf(config, env);
+  const tooShort = shortSecretsOf(config, env);
+  if (tooShort.length > 0) {
+    logger.warn(
+      `${tooShort.join(', ')} ${tooShort.length === 1 ? 'is' : 'are'} shorter than ${MIN_SECRET_LENGTH} characters, so ${tooShort.length === 1 ? 'it is' : 'they are'} not redacted from logs and run records (a value that short would rewrite ordinary text). Use longer keys.`,
+      { settings: tooShort },
+    );
+  }
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
   const executor = options.executes ? buildExecutor(options, env, metrics) : undefined;

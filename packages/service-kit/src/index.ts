@@ -18,7 +18,7 @@ export {
 } from './env-settings.js';
 export { composeService, modelSettingsOf } from './composition.js';
 export type { ComposeOptions, Composition, Executor } from './composition.js';
-export { apiKeysOf, mcpAllowedOf, secretsOf } from './service-settings.js';
+export { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 export { createKeyCheck, keyDigest, keyMatches, keyRing, presentedKey } from './api-keys.js';
 export type { KeyRing } from './api-keys.js';
 export { DEFAULT_HEALTH_TIMEOUT_MS, createHealthRoute } from './health-route.js';

@@ -1,5 +1,7 @@
 // Settings every serving process derives the same way from the config and the environment.
 import type { Config } from '@junction/config-templates';
+import { PROVIDER_KEY_ENV } from '@junction/agent-core/models';
+import { MIN_SECRET_LENGTH } from '@junction/telemetry';
 
 /** REST and MCP keys: config `api.keys` plus `JUNCTION_API_KEY` when set; blanks dropped. */
 export function apiKeysOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
@@ -46,4 +48,24 @@ export function mcpAllowedOf(
       ...list(env.JUNCTION_MCP_ALLOWED_ORIGINS),
     ],
   };
+}
+
+/**
+ * The names of configured secrets too short to be redacted safely (under MIN_SECRET_LENGTH):
+ * they are never redacted, so a process warns about them at start-up. Values never leave here.
+ */
+export function shortSecretsOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  const named: Array<[string, string | undefined]> = [
+    ...config.api.keys.map((key, i): [string, string] => [`api.keys[${i}]`, key]),
+    ['JUNCTION_API_KEY', env.JUNCTION_API_KEY],
+    ['webhook.api_key', config.webhook.api_key ?? undefined],
+    ['ai_api_key', config.ai_api_key ?? undefined],
+    ...Object.values(PROVIDER_KEY_ENV)
+      .flat()
+      .map((name): [string, string | undefined] => [name, env[name]]),
+  ];
+  return named
+    .filter(([, value]) => value !== undefined && value.trim() !== '')
+    .filter(([, value]) => (value ?? '').trim().length < MIN_SECRET_LENGTH)
+    .map(([name]) => name);
 }

@@ -10,7 +10,7 @@ export type { LogFields, Logger, LoggerOptions, RootLogger } from './logger.js';
 export { createNoopLogger } from './noop-logger.js';
 
 export {
-  MIN_ENV_SECRET_LENGTH,
+  MIN_SECRET_LENGTH,
   REDACTED,
   collectSecretValues,
   createRedactor,

@@ -1,8 +1,13 @@
 /** The text that replaces every redacted value. */
 export const REDACTED = '[REDACTED]';
 
-/** Env-derived secret values shorter than this are ignored: short values ("true", "8080") would shred ordinary text. */
-export const MIN_ENV_SECRET_LENGTH = 6;
+/**
+ * Secret values shorter than this are never redacted, wherever they come from (environment,
+ * config, model keys): a short value (`ollama`'s "x", vLLM's "EMPTY", "true", "8080") would
+ * shred ordinary text and rewrite stored data. Processes warn at start-up about configured
+ * secrets this short (service-kit).
+ */
+export const MIN_SECRET_LENGTH = 8;
 
 const MAX_DEPTH = 12;
 
@@ -99,11 +104,11 @@ function judgeKey(key: string): boolean {
 const ENV_SECRET_NAME =
   /(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(_|$)|TOKEN|SECRET|PASSWORD/;
 
-/** Values of environment variables whose names look secret (`*TOKEN*`, `*_KEY`, `*SECRET*`, `*PASSWORD*`), ignoring values shorter than MIN_ENV_SECRET_LENGTH. */
+/** Values of environment variables whose names look secret (`*TOKEN*`, `*_KEY`, `*SECRET*`, `*PASSWORD*`), ignoring values shorter than MIN_SECRET_LENGTH. */
 export function collectSecretValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.trim().length < MIN_ENV_SECRET_LENGTH) continue;
+    if (value === undefined || value.trim().length < MIN_SECRET_LENGTH) continue;
     if (ENV_SECRET_NAME.test(name.toUpperCase())) values.add(value);
   }
   return [...values];
@@ -123,16 +128,17 @@ export interface Redactor {
 export type RedactionPattern = readonly [RegExp, string];
 
 /**
- * Builds a Redactor for the given secret values (empty strings are ignored); `patterns` are
+ * Builds a Redactor for the given secret values (values shorter than MIN_SECRET_LENGTH are
+ * ignored: see there); `patterns` are
  * applied to every text after them (callers add the key shapes they know of).
  */
 export function createRedactor(
   secrets: readonly string[] = [],
   options: { patterns?: readonly RedactionPattern[] } = {},
 ): Redactor {
-  const known = [...new Set(secrets.filter((secret) => secret.length > 0))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const known = [
+    ...new Set(secrets.filter((secret) => secret.trim().length >= MIN_SECRET_LENGTH)),
+  ].sort((a, b) => b.length - a.length);
   const patterns = options.patterns ?? [];
   const text = (input: string): string => {
     let out = redactTextWith(input, known);

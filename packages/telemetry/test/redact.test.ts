@@ -198,10 +198,10 @@ describe('collectSecretValues', () => {
 });
 
 describe('createRedactor', () => {
-  it('ignores empty secrets and sorts the rest longest first', () => {
-    const redactor = createRedactor(['', 'abcdef', 'abcdefghij']);
-    expect(redactor.secrets).toEqual(['abcdefghij', 'abcdef']);
-    expect(redactor.text('abcdefghij abcdef')).toBe(`${REDACTED} ${REDACTED}`);
+  it('ignores empty (and too short) secrets and sorts the rest longest first', () => {
+    const redactor = createRedactor(['', 'abcdef', 'abcdefgh', 'abcdefghij']);
+    expect(redactor.secrets).toEqual(['abcdefghij', 'abcdefgh']);
+    expect(redactor.text('abcdefghij abcdefgh abcdef')).toBe(`${REDACTED} ${REDACTED} abcdef`);
   });
 });
 

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
-  MIN_ENV_SECRET_LENGTH,
+  MIN_SECRET_LENGTH,
   createNoopLogger,
   createRedactor,
   redactUrl,
@@ -878,7 +878,7 @@ function hashSpec(spec: McpServerSpec): string {
 function redactorFor(spec: McpServerSpec): Redactor {
   const secrets = new Set<string>();
   const add = (value: string): void => {
-    if (value.trim().length >= MIN_ENV_SECRET_LENGTH) secrets.add(value);
+    if (value.trim().length >= MIN_SECRET_LENGTH) secrets.add(value);
   };
   for (const value of Object.values(spec.env ?? {})) add(value);
   for (const value of Object.values(spec.headers ?? {})) {

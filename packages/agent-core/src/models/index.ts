@@ -2,6 +2,6 @@
 // a provider's failure means (model-errors.ts).
 export { createModelCheck } from './model-check.js';
 export type { ModelCheck } from './model-check.js';
-export { modelSecrets, PROVIDERS, resolveModel } from './model-factory.js';
+export { modelSecrets, PROVIDER_KEY_ENV, PROVIDERS, resolveModel } from './model-factory.js';
 export type { ModelSettings } from './model-factory.js';
 export { classifyProviderError, redactSecrets, secretRedactor } from './model-errors.js';

@@ -40,10 +40,23 @@ export const runRequestFields = {
           : 'task must be a string: the instruction for the agent',
     })
     .refine((task) => task.trim().length > 0, { error: 'task must not be empty' }),
-  variables: z.record(
-    z.string(),
-    z.string({ error: 'each value in variables must be a string' }),
-    { error: 'variables must be an object of string values, such as {"city": "Paris"}' },
+  // zod's record skips an own "__proto__" key without a word (JSON.parse makes one): refused
+  // here, before the record sees it, so a request never loses a variable silently.
+  variables: z.preprocess(
+    (input, ctx) => {
+      if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')) {
+        ctx.issues.push({
+          code: 'custom',
+          input,
+          path: ['__proto__'],
+          message: 'variables may not have a variable named "__proto__"; rename it',
+        });
+      }
+      return input;
+    },
+    z.record(z.string(), z.string({ error: 'each value in variables must be a string' }), {
+      error: 'variables must be an object of string values, such as {"city": "Paris"}',
+    }),
   ),
   source: z.enum(RUN_SOURCES, { error: `source must be one of ${RUN_SOURCES.join(', ')}` }),
   parent_run_id: positiveId('parent_run_id'),
@@ -95,7 +108,9 @@ export function parseRunRequest(input: RunRequestInput): RunRequest {
   const parsed = runRequestSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : ''),
+    field:
+      issue.path.map(String).join('.') ||
+      (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : ''),
     message:
       issue.code === 'unrecognized_keys'
         ? `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
