@@ -173,4 +173,23 @@ describe('updateAgent', () => {
     expect(unknownId.code).toBe('AGENT_NOT_FOUND');
     expect(unknownId.message).toContain('99999');
   });
+
+  // Regression (issue 13, item 12): update_agent {"model": "a\nb: c"} was accepted and then
+  // broke tables (and would pass terminal escapes).
+  it('refuses a model with a control character and leaves the file as it was', async () => {
+    const agent = await h.get('helper');
+    const before = readFileSync(agent.promptPath!, 'utf8');
+    for (const model of ['a\nb: c', 'openai/gpt\u001b[31m', 'x\ty']) {
+      const refused = (await updateAgent({
+        store: h.store,
+        workspace: h.workspace,
+        agentId: agent.id,
+        changes: { model },
+      }).catch((err: unknown) => err)) as { code: string; message: string };
+      expect(refused.code).toBe('PROMPT_INVALID');
+      expect(refused.message).toContain('contains a control character');
+      expect(readFileSync(agent.promptPath!, 'utf8')).toBe(before);
+    }
+    expect((await h.store.agents.get(agent.id))?.model).toBe(agent.model);
+  });
 });

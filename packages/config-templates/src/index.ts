@@ -22,7 +22,7 @@ export { defaultConfigYaml } from './default-config.js';
 
 export { DEFAULT_ENVIRONMENT, Workspace } from './workspace.js';
 export type { CopyAgentOptions, InitResult } from './workspace.js';
-export { assertValidName, isValidName } from './names.js';
+export { assertValidName, hasControlCharacter, isValidName, visibleText } from './names.js';
 
 export {
   SYSTEM_ENV_PREFIXES,

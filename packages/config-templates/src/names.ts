@@ -16,3 +16,26 @@ export function assertValidName(kind: 'environment' | 'agent', name: string): vo
     { details: { kind, name } },
   );
 }
+
+// C0 and C1 control characters and DEL: never part of a name, a model or an id.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** True when `text` holds a control character (NUL, a line break, a tab, an escape, DEL…). */
+export function hasControlCharacter(text: string): boolean {
+  CONTROL_CHARACTERS.lastIndex = 0;
+  return CONTROL_CHARACTERS.test(text);
+}
+
+/** `text` on one visible line: control characters written as `\n`, `\t`, `\r` or `\u001b`. */
+export function visibleText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\t'
+        ? '\\t'
+        : c === '\r'
+          ? '\\r'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -10,6 +10,7 @@ import type { ParsedPrompt } from 'dotprompt';
 import { parseDocument, stringify } from 'yaml';
 import { z } from 'zod';
 import { DEFAULT_MAX_STEPS, agentDefinitionSchema } from './agent-definition.js';
+import { hasControlCharacter } from './names.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { CODING_BACKENDS } from './config-schema.js';
 import { PromptError, WorkspaceError, expecting } from './errors.js';
@@ -172,6 +173,12 @@ async function checkBody(template: string, file: string, bodyLine: number): Prom
 /** Parses the text of an agent prompt file; `file` names it in errors and gives the default name. */
 export async function parsePrompt(source: string, file: string): Promise<AgentDefinition> {
   const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
+  if (text.trim() === '') {
+    throw invalid(
+      file,
+      'the file is empty; an agent needs at least a prompt (see docs/environments.md)',
+    );
+  }
   let frontMatter: Record<string, unknown> = {};
   let bodyLine = 1;
   const match = FRONT_MATTER.exec(text);
@@ -262,6 +269,12 @@ export async function parsePrompt(source: string, file: string): Promise<AgentDe
     path: file,
   };
   if (definition.name.trim() === '') throw invalid(file, 'metadata.name: expected a name, got ""');
+  if (definition.model !== undefined && hasControlCharacter(definition.model)) {
+    throw invalid(
+      file,
+      `model: ${JSON.stringify(definition.model)} contains a control character (a line break, tab, escape…); write it as provider/name on one line`,
+    );
+  }
   return agentDefinitionSchema.parse(definition);
 }
 

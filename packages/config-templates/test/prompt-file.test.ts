@@ -418,3 +418,17 @@ describe('writePromptFile', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+// Regression (issue 13, item 14): an empty .prompt file was registered as an agent.
+describe('an empty prompt file', () => {
+  it('is refused as PROMPT_INVALID naming the file, however much white space it holds', async () => {
+    for (const text of ['', '\n\n', '\uFEFF  \t\n']) {
+      const err = await parsePrompt(text, '/ws/environments/dev/agents/blank.prompt').catch(
+        (e: unknown) => e as { code: string; message: string },
+      );
+      expect(err).toMatchObject({ code: 'PROMPT_INVALID' });
+      expect((err as { message: string }).message).toContain('blank.prompt');
+      expect((err as { message: string }).message).toContain('the file is empty');
+    }
+  });
+});

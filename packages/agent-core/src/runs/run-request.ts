@@ -2,6 +2,7 @@
 // workflow steps, the scheduler, the management platform). Surfaces build their wire schemas
 // from these field schemas, so a task or a name is judged the same way everywhere.
 import { z } from 'zod';
+import { hasControlCharacter } from '@junction/config-templates';
 import { RUN_SOURCES } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
 
@@ -23,7 +24,10 @@ const name = (field: string, what: string): z.ZodString =>
     .string({ error: `${field} must be a string: the name of ${what}` })
     .trim()
     .min(1, { error: `${field} must not be empty` })
-    .max(MAX_NAME_LENGTH, { error: `${field} must be at most ${MAX_NAME_LENGTH} characters` });
+    .max(MAX_NAME_LENGTH, { error: `${field} must be at most ${MAX_NAME_LENGTH} characters` })
+    .refine((text) => !hasControlCharacter(text), {
+      error: `${field} must not contain control characters (line breaks, NUL, escapes)`,
+    });
 
 /** The field schemas of a run request; surfaces reuse them in their own wire schemas. */
 export const runRequestFields = {
