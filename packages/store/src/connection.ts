@@ -63,6 +63,24 @@ function describe(location: StoreLocation): string {
       : ':memory:';
 }
 
+/**
+ * Runs `step` again while it fails with SQLITE_BUSY, for up to `limitMs`. Switching a new file to
+ * WAL takes an exclusive lock, and the busy handler does not cover every path to it: processes
+ * starting together on an empty volume (api-server beside webhook-server) each wait their turn.
+ */
+async function untilNotBusy<T>(step: () => Promise<T>, limitMs: number): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await step();
+    } catch (err) {
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * 2 ** attempt)));
+    }
+  }
+}
+
 async function configure(
   client: Client,
   location: StoreLocation,
@@ -71,7 +89,10 @@ async function configure(
   if (location.kind === 'remote') return; // the server owns journaling and locking
   if (location.kind === 'file') {
     await client.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-    const mode = await client.execute('PRAGMA journal_mode = WAL');
+    const mode = await untilNotBusy(
+      () => client.execute('PRAGMA journal_mode = WAL'),
+      busyTimeoutMs,
+    );
     const journal = String(mode.rows[0]?.[0] ?? '').toLowerCase();
     if (journal !== 'wal') {
       throw new Error(`journal_mode is ${JSON.stringify(journal)} instead of "wal"`);

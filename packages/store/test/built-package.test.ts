@@ -90,6 +90,24 @@ describe('two processes on one store file', () => {
     await store.close();
   });
 
+  // Regression (issue 13, item 3): processes opening a new store at once could fail with
+  // SQLITE_BUSY on `PRAGMA journal_mode = WAL` (api-server and webhook-server starting together
+  // on an empty volume). Twenty first starts at once must all succeed and migrate it once.
+  it('twenty processes opening a brand-new file at once all succeed', async () => {
+    const dbPath = path.join(temp.dir, 'twenty', 'junction.db');
+    const startAt = String(Date.now() + 1500);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runWorker(['open', dbPath, `w${i}`, startAt])),
+    );
+    const ids = new Set(results.map((r) => r.environmentId));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toBeDefined();
+    expect(await migrationRows(dbPath)).toBe(journalEntries());
+    const store = await openStore({ url: dbPath });
+    expect(await store.integrityCheck()).toBe('ok');
+    await store.close();
+  });
+
   it('loses no run or event when both write 200 at the same time', async () => {
     const dbPath = path.join(temp.dir, 'writes.db');
     const setup = await openStore({ url: dbPath });
