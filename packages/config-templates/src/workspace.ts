@@ -102,9 +102,10 @@ export class Workspace {
   /** Creates the config folder, config.yaml, the default environment with an example MCP template and agent; never overwrites, safe to repeat. */
   async init(): Promise<InitResult> {
     const result: InitResult = { created: [], existing: [] };
+    // Owner only: the workspace holds keys (config.yaml, variables.yml) and the store.
     const makeDir = async (dir: string): Promise<void> => {
       try {
-        await mkdir(dir);
+        await mkdir(dir, { mode: 0o700 });
         result.created.push(dir);
       } catch (error) {
         if (errnoOf(error) !== 'EEXIST') throw error;
@@ -113,7 +114,7 @@ export class Workspace {
     };
     const makeFile = async (file: string, text: string): Promise<void> => {
       try {
-        await writeFile(file, text, { encoding: 'utf8', flag: 'wx' });
+        await writeFile(file, text, { encoding: 'utf8', flag: 'wx', mode: 0o600 });
         result.created.push(file);
       } catch (error) {
         if (errnoOf(error) !== 'EEXIST') throw error;
@@ -195,9 +196,9 @@ export class Workspace {
   /** Creates environments/<name>/ with agents/, workflows/ and an empty variables.yml; refuses an existing or invalid name. */
   async createEnvironment(env: string): Promise<string> {
     const dir = this.environmentDir(env);
-    await mkdir(this.paths.environmentsDir, { recursive: true });
+    await mkdir(this.paths.environmentsDir, { recursive: true, mode: 0o700 });
     try {
-      await mkdir(dir);
+      await mkdir(dir, { mode: 0o700 });
     } catch (error) {
       if (errnoOf(error) === 'EEXIST') {
         throw new WorkspaceError(
@@ -211,9 +212,13 @@ export class Workspace {
       }
       throw error;
     }
-    await mkdir(path.join(dir, 'agents'));
-    await mkdir(path.join(dir, 'workflows'));
-    await writeFile(this.variablesFile(env), VARIABLES_HEADER, { encoding: 'utf8', flag: 'wx' });
+    await mkdir(path.join(dir, 'agents'), { mode: 0o700 });
+    await mkdir(path.join(dir, 'workflows'), { mode: 0o700 });
+    await writeFile(this.variablesFile(env), VARIABLES_HEADER, {
+      encoding: 'utf8',
+      flag: 'wx',
+      mode: 0o600,
+    });
     return dir;
   }
 

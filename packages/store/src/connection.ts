@@ -116,7 +116,12 @@ function openClient(
     const client = createClient({ url: clientUrl(location), authToken: options.authToken });
     return { client, rows: clientRows(client) };
   }
-  if (location.kind === 'file') fs.mkdirSync(path.dirname(location.path), { recursive: true });
+  if (location.kind === 'file') {
+    fs.mkdirSync(path.dirname(location.path), { recursive: true, mode: 0o700 });
+    // Owner only: the store holds resolved tool-server settings in clear. SQLite gives its
+    // -wal and -shm files the mode of the database file.
+    fs.closeSync(fs.openSync(location.path, 'a', 0o600));
+  }
   const local = openLocalClient(location.kind === 'file' ? location.path : ':memory:');
   return { client: local, rows: local.rows };
 }

@@ -15,8 +15,9 @@ export class SyncFileStream extends Writable {
     super();
     this.path = path.resolve(file);
     try {
-      fs.mkdirSync(path.dirname(this.path), { recursive: true });
-      this.fd = fs.openSync(this.path, 'a');
+      fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+      // Owner only, like the rest of the workspace.
+      this.fd = fs.openSync(this.path, 'a', 0o600);
     } catch (cause) {
       throw new TelemetryError(
         'TELEMETRY_LOG_FILE_UNWRITABLE',
