@@ -148,6 +148,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
   const app = express();
   app.disable('x-powered-by');
+  // The endpoint is /mcp exactly; /MCP and /Mcp are other paths (404), as the docs say.
+  app.set('case sensitive routing', true);
 
   // DNS-rebinding protection comes first: nothing else runs for a foreign Host or Origin.
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -306,6 +306,15 @@ describe('bad requests', () => {
     expect(missing.headers['content-type']).toContain('application/json');
     expect(missing.json()).toMatchObject({ error: 'not_found' });
   });
+
+  // Regression (issue 13, item 15): /MCP and /Mcp were served as /mcp.
+  it('serves /mcp only in lower case: /MCP and /Mcp are 404', async () => {
+    for (const route of ['/MCP', '/Mcp']) {
+      const res = await raw('POST', route, { headers: JSON_HEADERS, body: '{}' });
+      expect(res.status).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'not_found' });
+    }
+  });
 });
 
 describe('API keys on MCP over HTTP', () => {

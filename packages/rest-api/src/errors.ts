@@ -1,9 +1,6 @@
 // Errors of the REST surface and the one table that maps every error code to an HTTP status.
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
-import {
-  isConfigTemplatesError,
-  type ConfigTemplatesErrorCode,
-} from '@junction/config-templates';
+import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
 import type { ErrorResponse } from './schemas.js';
@@ -179,6 +176,17 @@ function httpError(err: unknown, maxBodyBytes: number): ErrorAnswer | undefined 
     case 'stream.encoding.set':
       return answer(400, 'INVALID_BODY', 'The request body could not be read completely.');
     default:
+      // zlib's own errors (Z_DATA_ERROR, …), passed on by body-parser: the body did not decode.
+      if (
+        typeof (err as { code?: unknown }).code === 'string' &&
+        /^Z_/.test((err as { code: string }).code)
+      ) {
+        return answer(
+          400,
+          'INVALID_BODY',
+          'The request body could not be decoded with its Content-Encoding; send it uncompressed, or compressed as it says (gzip, deflate or br).',
+        );
+      }
       if (status === 400 && err instanceof URIError) {
         return answer(400, 'INVALID_PARAMETER', 'The URL contains malformed percent-encoding.');
       }
