@@ -1,14 +1,11 @@
+import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { syncEnvironment } from '../src/sync/sync-environment.js';
-import {
-  RECOVERY_REASON,
-  RunWorkers,
-  type RunWorkersOptions,
-} from '../src/runs/run-workers.js';
+import { RECOVERY_REASON, RunWorkers, type RunWorkersOptions } from '../src/runs/run-workers.js';
 import { submitRun, waitForRun, type WaitOptions } from '../src/runs/submit-run.js';
 import type { RunSource } from '@junction/store';
 
@@ -302,6 +299,44 @@ describe('RunWorkers', () => {
     await shared.close();
   });
 
+  // Regression (issue 13, item 5): a dead worker of the same host was found by pid only at
+  // start-up; a running peer waited for its 30 s sweep.
+  it('fails a run of a dead worker of this host on the next idle poll, not the next sweep', async () => {
+    h = await createHarness();
+    h.agent('echoer', 'model: openai/gpt-test');
+    await h.sync();
+    const agent = await h.get('echoer');
+    const told: Run[] = [];
+    queue = newWorkers({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 50,
+      sweepMs: 600_000,
+      onFinished: (r) => void told.push(r),
+    });
+    await queue.start();
+    // A worker of this host whose process has exited, holding a run with a long lease.
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const orphan = await h.store.runs.create({
+      agentId: agent.id,
+      agentName: agent.name,
+      task: 'orphan',
+      source: 'api',
+      claimedBy: { workerId: `${os.hostname()}:${deadPid}:dead01`, leaseMs: 600_000 },
+    });
+    const failed = await waitFor(
+      'the orphan to be failed',
+      async () => {
+        const run = await h.store.runs.get(orphan.id);
+        return run?.status === 'error' ? run : undefined;
+      },
+      3_000,
+    );
+    expect(failed.error).toBe(RECOVERY_REASON);
+    expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);
+  });
+
   it('a run enqueued while the queue stops is left queued, not started after the drain', async () => {
     h = await createHarness();
     h.agent('late', 'model: openai/gpt-test');
@@ -346,7 +381,11 @@ describe('RunWorkers', () => {
     await h.sync();
     queue = oneWorkerQueue();
     h.fake.script([{ delayMs: 3_000, text: 'slow answer' }]);
-    const run = await enqueue(queue, { agent: await h.get('sleepy'), task: 'sleep', source: 'api' });
+    const run = await enqueue(queue, {
+      agent: await h.get('sleepy'),
+      task: 'sleep',
+      source: 'api',
+    });
     await queue.start();
     await waitFor('the run to start', async () =>
       (await h.store.runs.get(run.id))?.status === 'running' ? true : undefined,

@@ -83,6 +83,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
   readonly #waiters = new Map<number, Set<(run: Run) => void>>();
   /** Runs may be waiting in the store (queued while every worker here was busy, or found by a claim). */
   #backlog = true;
+  /** When an idle poll last looked for dead workers of this host. */
+  #lastPeerCheck = 0;
 
   constructor(options: RunWorkersOptions) {
     this.#o = {
@@ -168,7 +170,14 @@ export class RunWorkers implements RunDispatch, RunEndings {
    * longer exists, anywhere when its lease ran out.
    */
   async recover(): Promise<RecoveryReport> {
-    const { store, logger } = this.#o;
+    const failed = await this.#failDeadOnThisHost();
+    failed.push(...(await this.#o.store.runs.failExpired(RECOVERY_REASON)));
+    return this.#reportRecovered(failed);
+  }
+
+  /** Runs `running` under a worker id of this host whose process no longer exists, failed. */
+  async #failDeadOnThisHost(): Promise<Run[]> {
+    const { store } = this.#o;
     const failed: Run[] = [];
     const host = os.hostname();
     for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
@@ -186,14 +195,30 @@ export class RunWorkers implements RunDispatch, RunEndings {
         }
       }
     }
-    failed.push(...(await store.runs.failExpired(RECOVERY_REASON)));
+    return failed;
+  }
+
+  async #reportRecovered(failed: Run[]): Promise<RecoveryReport> {
     for (const run of failed) {
-      logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
+      this.#o.logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
       // Its failure is news like any other (the notifier sends agent.failed); a sub-agent
       // run's is its parent's, which is recovered too.
       if (run.parentRunId === null) await this.#finished(run);
     }
     return { failed: failed.map((run) => run.id) };
+  }
+
+  /**
+   * On an idle poll: a worker of this host that died (its pid is gone) is seen at once, not at
+   * the next sweep; at most one look per poll interval, whichever idle worker makes it.
+   */
+  #pollDeadPeers(): void {
+    const now = Date.now();
+    if (now - this.#lastPeerCheck < this.#o.pollMs) return;
+    this.#lastPeerCheck = now;
+    void this.#failDeadOnThisHost()
+      .then((failed) => this.#reportRecovered(failed))
+      .catch(() => undefined);
   }
 
   /** Runs being executed by this process now. */
@@ -265,14 +290,13 @@ export class RunWorkers implements RunDispatch, RunEndings {
    * runner itself fails the run (never leaves it `running`), and the end is reported to
    * waiters and the notifier. Answers the ended (or re-queued) record.
    */
-  async execute(
-    run: Run,
-    options: Omit<ExecuteOptions, 'workerId'> = {},
-  ): Promise<Run> {
+  async execute(run: Run, options: Omit<ExecuteOptions, 'workerId'> = {}): Promise<Run> {
     const { store, runner, logger } = this.#o;
     const controller = new AbortController();
     this.#inFlight.set(run.id, controller);
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, controller.signal])
+      : controller.signal;
     // The caller's limit, else the one the run was submitted with, else this pool's.
     const timeoutMs = options.timeoutMs ?? run.timeoutMs ?? this.#o.timeoutMs;
     try {
@@ -316,8 +340,12 @@ export class RunWorkers implements RunDispatch, RunEndings {
       }
       if (!run) {
         handed = await this.#idle();
-        // A poll interval passed (or a nudge came): look in the store again.
-        if (!handed) this.#backlog = true;
+        // A poll interval passed (or a nudge came): look in the store again, and for workers
+        // of this host that died meanwhile.
+        if (!handed) {
+          this.#backlog = true;
+          if (this.#running) this.#pollDeadPeers();
+        }
         continue;
       }
       await this.execute(run);
