@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { readYaml } from './yaml-text.js';
 import type { z } from 'zod';
 import { createConfigSchema, listConfigKeys } from './config-schema.js';
 import type { Config } from './config-schema.js';
@@ -156,23 +156,17 @@ function readRaw(file: string): Record<string, unknown> {
       { details: { file }, cause: error },
     );
   }
-  const document = parseDocument(text, { prettyErrors: true });
-  const first = document.errors[0];
-  if (first !== undefined) {
-    const where = first.linePos?.[0];
-    const at = where === undefined ? '' : ` at line ${where.line}, column ${where.col}`;
-    const reason =
-      first.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? first.message;
+  const read = readYaml(text);
+  if (!read.ok) {
+    const { reason, line, column, cause } = read.problem;
+    const at = line === undefined ? '' : ` at line ${line}, column ${column}`;
     throw new ConfigError(
       'CONFIG_INVALID',
       `Invalid YAML in ${file}${at}: ${reason}. Fix the file (or remove it to use the defaults).`,
-      {
-        details: { file, line: where?.line ?? null, column: where?.col ?? null },
-        cause: first,
-      },
+      { details: { file, line: line ?? null, column: column ?? null }, cause },
     );
   }
-  const value: unknown = document.toJS();
+  const value = read.value;
   if (value === null || value === undefined) return {};
   if (!isPlainObject(value)) {
     throw invalid(

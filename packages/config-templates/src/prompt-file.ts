@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Dotprompt, picoschema } from 'dotprompt';
 import type { ParsedPrompt } from 'dotprompt';
-import { parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { readYaml } from './yaml-text.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_STEPS, agentDefinitionSchema } from './agent-definition.js';
 import { hasControlCharacter } from './names.js';
@@ -193,20 +194,17 @@ export async function parsePrompt(source: string, file: string): Promise<AgentDe
   if (match !== null) {
     const yamlText = match[1] as string;
     const body = match[2] as string;
-    const document = parseDocument(yamlText, { prettyErrors: true });
-    const first = document.errors[0];
-    if (first !== undefined) {
-      const line = first.linePos?.[0]?.line;
-      const reason =
-        first.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? first.message;
+    const read = readYaml(yamlText);
+    if (!read.ok) {
+      const { reason, line, cause } = read.problem;
       throw invalid(
         file,
         `the front matter is not valid YAML: ${reason}`,
-        first,
+        cause,
         line === undefined ? undefined : line + 1,
       );
     }
-    const value: unknown = document.toJS();
+    const value = read.value;
     if (value !== null && value !== undefined && !isPlainObject(value)) {
       throw invalid(file, 'the front matter must be a map of keys (key: value lines)');
     }

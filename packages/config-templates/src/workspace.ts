@@ -3,7 +3,8 @@
 import { constants } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { readYaml } from './yaml-text.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { defaultConfigYaml } from './default-config.js';
 import { WorkspaceError } from './errors.js';
@@ -239,19 +240,16 @@ export class Workspace {
     }
     // The failsafe schema reads every scalar as the string written, so versions, ids and
     // zip codes keep their leading zeros and trailing digits.
-    const document = parseDocument(text, { schema: 'failsafe', prettyErrors: true });
-    const first = document.errors[0];
-    if (first !== undefined) {
-      const where = first.linePos?.[0];
-      const reason =
-        first.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? first.message;
+    const read = readYaml(text, { schema: 'failsafe' });
+    if (!read.ok) {
+      const { reason, line, column, cause } = read.problem;
       throw new WorkspaceError(
         'VARIABLES_INVALID',
-        `Invalid YAML in ${file}${where === undefined ? '' : ` at line ${where.line}, column ${where.col}`}: ${reason}. Write one NAME: value per line.`,
-        { details: { path: file, line: where?.line ?? null }, cause: first },
+        `Invalid YAML in ${file}${line === undefined ? '' : ` at line ${line}, column ${column}`}: ${reason}. Write one NAME: value per line.`,
+        { details: { path: file, line: line ?? null }, cause },
       );
     }
-    const value: unknown = document.toJS();
+    const value = read.value;
     if (value === null || value === undefined || value === '') return {};
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new WorkspaceError(
