@@ -245,6 +245,38 @@ describe('AgentRunner', () => {
     expect((await h.store.runEvents.list(run.id)).some((e) => e.type === 'sub_agent')).toBe(true);
   });
 
+  // Regression (issue 13, item 10): sub-agent arguments from the model were not checked:
+  // {"task": {"nested": 1}} gave the model "SQLite3 can only bind numbers…", {"input": "x"}
+  // gave "NOT NULL constraint failed: runs.task".
+  it('checks sub-agent arguments and tells the model what to send, writing no child run', async () => {
+    h.agent('child', 'model: openai/gpt-test');
+    h.agent('parent', 'model: openai/gpt-test\nagents: [child]');
+    await h.sync();
+    h.fake.script([
+      { toolCalls: [{ name: 'agent_child', arguments: { task: { nested: 1 } } }] },
+      { toolCalls: [{ name: 'agent_child', arguments: { input: 'x' } }] },
+      { text: 'I could not delegate.' },
+    ]);
+    const run = await start('parent', 'Delegate badly');
+    const done = await h.runner.execute(run, { workerId: 'test-worker' });
+    expect(done.status).toBe('completed');
+    expect(await h.store.runs.list({ parentRunId: run.id })).toHaveLength(0);
+    const errors = (await h.store.runEvents.list(run.id))
+      .filter((e) => e.type === 'tool_call')
+      .map((e) => String((e.payload as { error?: string }).error ?? ''));
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain('task must be a string');
+    expect(errors[1]).toContain('task is required');
+    for (const text of errors) {
+      expect(text).toContain('Invalid arguments for agent_child');
+      expect(text).not.toMatch(/SQLite|constraint|bind/i);
+    }
+    // What the model was told on its next turn carries the same words, and no database text.
+    const told = JSON.stringify(h.fake.requests.slice(1));
+    expect(told).toContain('task must be a string');
+    expect(told).not.toMatch(/SQLite|NOT NULL|bind numbers/);
+  });
+
   it('validates structured output against output.schema', async () => {
     h.agent(
       'structured',

@@ -2,8 +2,10 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { Agent, McpServer, Run, Store, Tool } from '@junction/store';
 import type { Tracer } from '@junction/telemetry';
 import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetry';
+import { z } from 'zod';
 import type { McpClientPool, McpServerSpec, ToolCallResult } from '../mcp/mcp-client-pool.js';
 import { serverKey } from '../sync/sync-environment.js';
+import { runRequestFields } from './run-request.js';
 
 /** Something that happened to a tool during a run, for events and live progress. */
 export interface ToolCallRecord {
@@ -57,6 +59,12 @@ export interface RunToolsInput {
   ) => Promise<SubAgentOutcome>;
   now?: () => number;
 }
+
+/** What a model may pass to a sub-agent tool: the run request's own task and variables. */
+const SUB_AGENT_ARGS = z.strictObject(
+  { task: runRequestFields.task, variables: runRequestFields.variables.optional() },
+  { error: 'the arguments must be an object' },
+);
 
 /** The name a sub-agent has as a tool. */
 export function subAgentToolName(name: string): string {
@@ -200,7 +208,16 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       }),
       execute: async (args) =>
         traced(name, 'junction', args, async () => {
-          const { task, variables } = args as { task: string; variables?: Record<string, string> };
+          // The model's arguments are checked by the run request's own fields before anything is
+          // written: a wrong shape is a tool error that says what to send, never database text.
+          const checked = SUB_AGENT_ARGS.safeParse(args);
+          if (!checked.success) {
+            return {
+              text: `Invalid arguments for ${name}: ${checked.error.issues.map((i) => i.message).join('; ')}. Send {"task": "<what the agent should do>", "variables": {"NAME": "value"}}.`,
+              isError: true,
+            };
+          }
+          const { task, variables } = checked.data;
           const outcome = await input.runSubAgent(sub, task, variables ?? {});
           if (outcome.run.status !== 'completed') {
             return {
