@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Run } from '@junction/store';
 import { SPAN_AGENT_EXECUTE, SPAN_LLM_GENERATE, SPAN_TOOL_CALL } from '@junction/telemetry';
 import type { RunProgressEvent } from '../src/runs/agent-runner.js';
+import { fixtureServerPath } from './fixture-server.js';
 import { API_KEY, createHarness, type Harness } from './run-harness.js';
 
 let h: Harness;
@@ -275,6 +278,45 @@ describe('AgentRunner', () => {
     const told = JSON.stringify(h.fake.requests.slice(1));
     expect(told).toContain('task must be a string');
     expect(told).not.toMatch(/SQLite|NOT NULL|bind numbers/);
+  });
+
+  // Regression (issue 13, item 6): a secret template variable (GITHUB_TOKEN in variables.yml,
+  // passed to a tool server) that a tool echoed reached final_response and events unredacted.
+  it('redacts secrets of its tool servers and its secret-named variables from what it records', async () => {
+    const token = 'ghp_templateSecret0123456789abcdef';
+    const runToken = 'run-variable-secret-987654';
+    const envDir = h.workspace.environmentDir('default');
+    writeFileSync(
+      path.join(envDir, 'tools.json'),
+      JSON.stringify({
+        mcpServers: {
+          calc: {
+            command: process.execPath,
+            args: [fixtureServerPath],
+            env: { GITHUB_TOKEN: '{{ .GITHUB_TOKEN }}' },
+          },
+        },
+      }),
+    );
+    await h.workspace.writeVariables('default', { GITHUB_TOKEN: token });
+    h.agent('leaky', 'model: openai/gpt-test\ntools: [env_value, echo]');
+    await h.sync();
+    h.fake.script([
+      { toolCalls: [{ name: 'env_value', arguments: { name: 'GITHUB_TOKEN' } }] },
+      { toolCalls: [{ name: 'echo', arguments: { text: `my token is ${runToken}` } }] },
+      { text: `The token is ${token} and the other is ${runToken}.` },
+    ]);
+    const run = await start('leaky', 'Show me the token', { API_TOKEN: runToken });
+    const done = await h.runner.execute(run, { workerId: 'test-worker' });
+    expect(done.status).toBe('completed');
+    expect(done.finalResponse).toBe('The token is [REDACTED] and the other is [REDACTED].');
+    const recorded = JSON.stringify([
+      await h.store.runs.get(run.id),
+      await h.store.runEvents.list(run.id),
+    ]);
+    expect(recorded).not.toContain(token);
+    expect(recorded.replace(/"variables":\{[^}]*\}/, '')).not.toContain(runToken);
+    expect(recorded).toContain('[REDACTED]');
   });
 
   it('validates structured output against output.schema', async () => {

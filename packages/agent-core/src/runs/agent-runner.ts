@@ -10,6 +10,7 @@ import {
   agentExecuteAttributes,
   collectSecretValues,
   createRedactor,
+  isSecretKey,
   type Redactor,
   SPAN_AGENT_EXECUTE,
   withSpan,
@@ -119,6 +120,8 @@ export class AgentRunner {
   readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
   /** Records of runs whose end this runner wrote (not one someone else had already written). */
   readonly #endedHere = new WeakSet<Run>();
+  /** Redactors per tool wiring: the process's secrets plus the wiring's servers' (see #runRedactor). */
+  readonly #wiringRedactors = new WeakMap<ToolWiring, Redactor>();
   /** Resolved models by model id (see #model). */
   readonly #models = new Map<string, ResolvedModel>();
   /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
@@ -156,6 +159,38 @@ export class AgentRunner {
     this.#wiring.set(agent.id, { key, wiring });
     wiring.catch(() => this.#wiring.delete(agent.id));
     return wiring;
+  }
+
+  /**
+   * What a run's records are cleaned of: the process's secrets, the secret-named environment
+   * values and the headers of the agent's tool servers (resolved from variables.yml at sync),
+   * and the values of the run's secret-named variables — one rule for every value a tool could
+   * echo back into an answer, an event or an error.
+   */
+  #runRedactor(wiring: ToolWiring, variables: Record<string, string>): Redactor {
+    let forWiring = this.#wiringRedactors.get(wiring);
+    if (!forWiring) {
+      const values: string[] = [];
+      for (const { server } of wiring.mcp) {
+        for (const [name, value] of Object.entries(server.env ?? {})) {
+          if (isSecretKey(name)) values.push(value);
+        }
+        for (const [name, value] of Object.entries(server.headers ?? {})) {
+          if (isSecretKey(name)) values.push(value.replace(/^Bearer\s+/i, ''), value);
+        }
+      }
+      forWiring =
+        values.length === 0
+          ? this.#redactor
+          : createRedactor([...this.#redactor.secrets, ...values]);
+      this.#wiringRedactors.set(wiring, forWiring);
+    }
+    const fromVariables = Object.entries(variables)
+      .filter(([name]) => isSecretKey(name))
+      .map(([, value]) => value);
+    return fromVariables.length === 0
+      ? forWiring
+      : createRedactor([...forWiring.secrets, ...fromVariables]);
   }
 
   /**
@@ -300,6 +335,8 @@ export class AgentRunner {
     let timer: NodeJS.Timeout | undefined;
     const emit = options.onEvent ?? ((): void => undefined);
     const recorder = new RunRecorder(store, run.id);
+    // The process's secrets, then (once the agent's tools are known) its tool servers' too.
+    let redactor = this.#redactor;
     try {
       if (!agent) {
         throw new AgentCoreError(
@@ -325,6 +362,8 @@ export class AgentRunner {
         );
       }
       const def = await this.#prompt(agent.promptPath);
+      const wiring = await this.#toolWiring(agent, syncedAt);
+      redactor = this.#runRedactor(wiring, run.variables);
       const resolved = this.#model(def.model ?? agent.model ?? undefined);
       modelId = resolved.id;
       recorder.record([], { traceId, model: modelId });
@@ -367,7 +406,7 @@ export class AgentRunner {
                   input_tokens: turn.inputTokens,
                   output_tokens: turn.outputTokens,
                   finish_reason: turn.finishReason,
-                  ...(turn.text ? { text: cut(this.#redactor.text(turn.text), maxChars) } : {}),
+                  ...(turn.text ? { text: cut(redactor.text(turn.text), maxChars) } : {}),
                   tool_calls: turn.toolCalls,
                 },
               },
@@ -380,7 +419,7 @@ export class AgentRunner {
       const tools = buildRunTools({
         pool: this.#deps.pool,
         tracer: this.#deps.tracer,
-        wiring: await this.#toolWiring(agent, syncedAt),
+        wiring,
         environment,
         currentStep: () => steps,
         onToolCall: (call) => {
@@ -392,10 +431,10 @@ export class AgentRunner {
                 step: call.step,
                 tool: call.tool,
                 server: call.server,
-                arguments: this.#redactor.value(call.arguments),
-                result: cut(this.#redactor.text(call.result), maxChars),
+                arguments: redactor.value(call.arguments),
+                result: cut(redactor.text(call.result), maxChars),
                 success: call.success,
-                ...(call.error ? { error: cut(this.#redactor.text(call.error), maxChars) } : {}),
+                ...(call.error ? { error: cut(redactor.text(call.error), maxChars) } : {}),
               },
             },
           ]);
@@ -463,7 +502,7 @@ export class AgentRunner {
       return await this.#finish(run, options, () =>
         store.runs.markCompleted(run.id, {
           ...(finalEvents ? { finalEvents } : {}),
-          finalResponse: this.#redactor.text(finalResponse),
+          finalResponse: redactor.text(finalResponse),
           stepsTaken: steps,
           inputTokens,
           outputTokens,
@@ -497,7 +536,7 @@ export class AgentRunner {
         await store.runs.requeue(run.id, options.workerId);
         return (await store.runs.get(run.id)) ?? run;
       }
-      const message = this.#redactor.text(this.#describe(err, status, timeout));
+      const message = redactor.text(this.#describe(err, status, timeout));
       await store.runEvents.append(run.id, { type: 'run_error', payload: { message, status } });
       return await this.#finish(run, options, () =>
         store.runs.markFailed(run.id, {
