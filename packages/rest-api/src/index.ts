@@ -1,6 +1,7 @@
 // Public API of @junction/rest-api. Every name is exported on purpose; nothing else is public.
 export { createRestRouter } from './rest-router.js';
 export { createRestApp } from './rest-app.js';
+export type { RestAppOptions } from './rest-app.js';
 export { DEFAULT_HEALTH_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './deps.js';
 export type { RestDeps } from './deps.js';
 export { createOpenApiDocument } from './openapi-document.js';

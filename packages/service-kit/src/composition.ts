@@ -19,6 +19,7 @@ import {
 import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
 import type express from 'express';
 import { keyRing } from './api-keys.js';
+import { hostGuard, isLoopback } from './host-guard.js';
 import { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 
 export interface ComposeOptions {
@@ -155,6 +156,9 @@ export function composeService(options: ComposeOptions): Composition {
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
   const executor = options.executes ? buildExecutor(options, env, metrics) : undefined;
+  // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
+  // rebinding); /mcp has its own Host and Origin check.
+  const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
   const runs = createRunDoor({
     store,
     checkModel,
@@ -188,22 +192,25 @@ export function composeService(options: ComposeOptions): Composition {
     runs,
     executor,
     restApp: () =>
-      createRestApp({
-        store,
-        runs,
-        logger,
-        metrics,
-        version,
-        startedAt,
-        keys,
-        secrets,
-        ...(executor
-          ? {
-              workersRunning: () => started && stopped === undefined,
-              mcpServersActive: () => executor.pool.activeKeys().length,
-            }
-          : {}),
-      }),
+      createRestApp(
+        {
+          store,
+          runs,
+          logger,
+          metrics,
+          version,
+          startedAt,
+          keys,
+          secrets,
+          ...(executor
+            ? {
+                workersRunning: () => started && stopped === undefined,
+                mcpServersActive: () => executor.pool.activeKeys().length,
+              }
+            : {}),
+        },
+        guard ? { guard } : {},
+      ),
     mcpHttp: (port) =>
       createMcpHttpHandler({
         port,
@@ -224,7 +231,7 @@ export function composeService(options: ComposeOptions): Composition {
           }),
           maxBodyBytes: config.webhook.max_body_bytes,
         },
-        extra,
+        { ...extra, ...(guard ? { guard } : {}) },
       ),
     async start(): Promise<void> {
       if (!executor || started) return;

@@ -14,6 +14,8 @@ export const SERVICE_VARIABLES = [
   'JUNCTION_DRAIN_SECONDS',
   'JUNCTION_MCP_ALLOWED_HOSTS',
   'JUNCTION_MCP_ALLOWED_ORIGINS',
+  'JUNCTION_ALLOWED_HOSTS',
+  'JUNCTION_ALLOWED_ORIGINS',
 ] as const;
 
 /** JUNCTION_DRAIN_SECONDS, a whole number from 0 to 3600; unset or empty = 10. A bad value is SETTING_INVALID naming the variable. */

@@ -25,3 +25,4 @@ export { DEFAULT_HEALTH_TIMEOUT_MS, createHealthRoute } from './health-route.js'
 export type { HealthRouteDeps, WebhookHealthBody } from './health-route.js';
 export { startApp } from './start-app.js';
 export type { StartAppOptions } from './start-app.js';
+export { hostGuard, isLoopback } from './host-guard.js';

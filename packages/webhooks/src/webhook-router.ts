@@ -117,6 +117,8 @@ export function createWebhookRouter(deps: WebhookRouterDeps): Router {
 export interface WebhookAppOptions {
   /** GET /health, answered without the API key (probes carry none). */
   health?: RequestHandler;
+  /** Runs before everything else, /health included (the composition root's Host/Origin check). */
+  guard?: RequestHandler;
 }
 
 /**
@@ -131,6 +133,7 @@ export function createWebhookApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.guard) app.use(options.guard);
   if (options.health) app.get('/health', options.health);
   const logger = webhookLogger(deps);
   addWebhookRoutes(app, deps, logger);

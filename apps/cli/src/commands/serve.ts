@@ -49,7 +49,7 @@ export default class Serve extends JunctionCommand {
     const { flags } = await this.parse(Serve);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { listen } = await import('@junction/service-kit');
+    const { isLoopback, listen } = await import('@junction/service-kit');
     const ctx = await createContext();
     const { config } = ctx;
     const version = this.config.version;
@@ -146,9 +146,4 @@ export default class Serve extends JunctionCommand {
     })();
     return this.#stopping;
   }
-}
-
-/** 127.0.0.0/8, ::1 and localhost. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
