@@ -43,9 +43,34 @@ export function envPortHint(variable: string): PortHint {
   };
 }
 
+/**
+ * Answers a request Node refuses before any route sees it (headers or URL over 16 KB, a
+ * malformed request line) with JSON like every other error, instead of Node's empty body.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason, code, message] = tooLarge
+    ? [
+        431,
+        'Request Header Fields Too Large',
+        'HEADERS_TOO_LARGE',
+        'The request line and headers are larger than 16 KB. Send a shorter URL and fewer or shorter headers.',
+      ]
+    : [400, 'Bad Request', 'INVALID_REQUEST', 'The request could not be read as HTTP.'];
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Listens on `target`; rejects with PORT_IN_USE or LISTEN_FAILED, never with a raw socket error. */
 export async function listen(app: http.RequestListener, target: ListenTarget): Promise<Listening> {
   const server = http.createServer(app);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException): void => reject(listenError(err, target));
     server.once('error', onError);
