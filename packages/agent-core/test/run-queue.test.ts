@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { syncEnvironment } from '../src/sync/sync-environment.js';
-import { RECOVERY_REASON, RunWorkers, type RunWorkersOptions } from '../src/runs/run-workers.js';
+import { RunWorkers, type RunWorkersOptions } from '../src/runs/run-workers.js';
+import { RECOVERY_REASON } from '../src/runs/lease.js';
 import { submitRun, waitForRun, type WaitOptions } from '../src/runs/submit-run.js';
 import type { RunSource } from '@junction/store';
 
@@ -401,7 +402,34 @@ describe('RunWorkers', () => {
     expect(await h.metrics.renderPrometheus()).not.toMatch(/agent_runs_failed\{/);
   });
 
-  it('on a graceful stop mid sub-agent, re-queues the parent and cancels the child (never runs it twice)', async () => {
+  // Regression (issue 13, item 4): a graceful stop re-queued a run that had already called a
+  // tool, and it ran again from the start: the tool was called twice.
+  it('on a graceful stop after a tool call, ends the run as interrupted instead of re-running it', async () => {
+    h = await createHarness();
+    h.agent('toolish', 'model: openai/gpt-test\ntools: [echo]');
+    await h.sync();
+    queue = oneWorkerQueue();
+    h.fake.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'side effect' } }] },
+      { delayMs: 3_000, text: 'too late' },
+    ]);
+    const run = await enqueue(queue, { agent: await h.get('toolish'), task: 'act', source: 'api' });
+    await queue.start();
+    await waitFor('the tool call to be made', async () =>
+      h.fake.requests.length >= 2 ? true : undefined,
+    );
+    const result = await queue.stop({ drainMs: 200 });
+    queue = undefined;
+    expect(result.requeued).toBe(0);
+    expect(await h.store.runs.get(run.id)).toMatchObject({
+      status: 'error',
+      error: RECOVERY_REASON,
+    });
+    // Nobody will run it again: it is not queued.
+    expect(await h.store.runs.count({ status: 'queued' })).toBe(0);
+  });
+
+  it('on a graceful stop mid sub-agent, ends the parent as interrupted and cancels the child (never runs either twice)', async () => {
     h = await createHarness();
     h.agent('helper', 'model: openai/gpt-test');
     h.agent('boss', 'model: openai/gpt-test\nagents: [helper]');
@@ -423,8 +451,11 @@ describe('RunWorkers', () => {
     );
     const result = await queue.stop({ drainMs: 200 });
     queue = undefined;
-    expect(result.requeued).toBe(1);
-    expect((await h.store.runs.get(run.id))?.status).toBe('queued');
+    expect(result.requeued).toBe(0);
+    expect(await h.store.runs.get(run.id)).toMatchObject({
+      status: 'error',
+      error: RECOVERY_REASON,
+    });
     expect((await h.store.runs.get(child.id))?.status).toBe('cancelled');
   });
 });

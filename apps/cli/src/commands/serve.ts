@@ -38,7 +38,8 @@ export default class Serve extends JunctionCommand {
     'webhook-port': port('the webhook routes', 'webhook.port'),
     debug: Flags.boolean({ description: 'log at debug level', default: false }),
     'drain-seconds': Flags.integer({
-      description: 'on SIGTERM, how long in-flight runs may finish before they are re-queued',
+      description:
+        'on SIGTERM, how long in-flight runs may finish; then a run that has called no tool yet is re-queued, one that has is ended as interrupted',
       default: 10,
       min: 0,
       max: 3600,

@@ -25,7 +25,7 @@ import {
   type ResolvedModel,
 } from '../models/model-factory.js';
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
-import { DEFAULT_LEASE_MS } from './lease.js';
+import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   buildRunTools,
@@ -337,6 +337,8 @@ export class AgentRunner {
     const recorder = new RunRecorder(store, run.id);
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
+    // Whether a tool call or sub-agent has started: from then on the run is never re-run.
+    let sideEffects = false;
     try {
       if (!agent) {
         throw new AgentCoreError(
@@ -422,6 +424,9 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
+        onToolStart: () => {
+          sideEffects = true;
+        },
         onToolCall: (call) => {
           recorder.record([
             {
@@ -528,7 +533,7 @@ export class AgentRunner {
         return (await store.runs.get(run.id)) ?? run;
       }
       await recorder.flush().catch(() => undefined);
-      if (interrupted) {
+      if (interrupted && !sideEffects) {
         await store.runEvents.append(run.id, {
           type: 'run_error',
           payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },
@@ -536,11 +541,18 @@ export class AgentRunner {
         await store.runs.requeue(run.id, options.workerId);
         return (await store.runs.get(run.id)) ?? run;
       }
-      const message = redactor.text(this.#describe(err, status, timeout));
-      await store.runEvents.append(run.id, { type: 'run_error', payload: { message, status } });
+      // Interrupted after a tool call or sub-agent started: ended as a crash would end it.
+      const message = interrupted
+        ? RECOVERY_REASON
+        : redactor.text(this.#describe(err, status, timeout));
+      const endStatus = interrupted ? 'error' : status;
+      await store.runEvents.append(run.id, {
+        type: 'run_error',
+        payload: { message, status: endStatus },
+      });
       return await this.#finish(run, options, () =>
         store.runs.markFailed(run.id, {
-          status,
+          status: endStatus,
           error: message,
           stepsTaken: steps,
           inputTokens,

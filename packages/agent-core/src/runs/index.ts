@@ -1,11 +1,6 @@
 // Where a run starts (submit-run.ts, the one door), how it is worked (run-workers.ts) and
 // executed (agent-runner.ts), and how a run looks on every surface (run-view.ts).
-export {
-  createRunDoor,
-  IDEMPOTENCY_WINDOW_MS,
-  submitRun,
-  waitForRun,
-} from './submit-run.js';
+export { createRunDoor, IDEMPOTENCY_WINDOW_MS, submitRun, waitForRun } from './submit-run.js';
 export type { RunDoor, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
@@ -17,9 +12,9 @@ export {
 } from './run-request.js';
 export type { RunRequest, RunRequestInput } from './run-request.js';
 export type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
-export { isFinal, newWorkerId, RECOVERY_REASON, RunWorkers } from './run-workers.js';
+export { isFinal, newWorkerId, RunWorkers } from './run-workers.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
-export { DEFAULT_LEASE_MS } from './lease.js';
+export { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
 export { AgentRunner, RunInterrupted } from './agent-runner.js';
 export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
 export { isoOrNull, runView } from './run-view.js';

@@ -1,2 +1,10 @@
 /** How long a worker's claim on a run holds without renewal; renewed every third of it. */
 export const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * The rule for a run whose process stopped under it (a crash, or a graceful stop that ran out of
+ * time): once it has started a tool call or a sub-agent it is ended with this reason, never run
+ * again on its own, because those calls may already have had effects.
+ */
+export const RECOVERY_REASON =
+  'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';

@@ -51,6 +51,8 @@ export interface RunToolsInput {
   /** The model turn the next tool call belongs to. */
   currentStep: () => number;
   onToolCall: (record: ToolCallRecord) => Promise<void> | void;
+  /** Called as a tool call or sub-agent starts, before anything is sent anywhere. */
+  onToolStart?: () => void;
   /** Runs a sub-agent as a child run and returns its final answer. */
   runSubAgent: (
     subAgent: Agent,
@@ -135,6 +137,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       SPAN_TOOL_CALL,
       toolCallAttributes({ toolName: tool, toolServer: server }),
       async (span) => {
+        input.onToolStart?.();
         const started = now();
         const step = input.currentStep();
         let text = '';

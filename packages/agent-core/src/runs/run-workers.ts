@@ -8,7 +8,7 @@ import type { Logger } from '@junction/telemetry';
 import { redactSecrets } from '../models/model-errors.js';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
 import type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
-import { DEFAULT_LEASE_MS } from './lease.js';
+import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
 
 /** What the workers need of a runner. */
 export interface RunExecutor {
@@ -59,10 +59,6 @@ function processAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
-
-/** The recovery policy: a run whose worker died is failed, never silently re-run. */
-export const RECOVERY_REASON =
-  'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';
 
 /**
  * The workers of one process. They claim runs atomically from the store, so several processes
@@ -227,8 +223,9 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
-   * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest,
-   * which go back to the queue for another worker.
+   * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest:
+   * a run that has started no tool call or sub-agent goes back to the queue for another worker
+   * (`requeued` counts those); one that has is ended with RECOVERY_REASON, never re-run.
    */
   async stop(options: { drainMs?: number } = {}): Promise<{ requeued: number }> {
     this.#running = false;
@@ -241,9 +238,14 @@ export class RunWorkers implements RunDispatch, RunEndings {
     });
     let requeued = 0;
     if ((await Promise.race([drained.then(() => 'done' as const), deadline])) === 'timeout') {
-      requeued = this.#inFlight.size;
+      const interrupted = [...this.#inFlight.keys()];
       for (const controller of this.#inFlight.values()) controller.abort(new RunInterrupted());
       await drained;
+      for (const id of interrupted) {
+        if ((await this.#o.store.runs.get(id).catch(() => undefined))?.status === 'queued') {
+          requeued += 1;
+        }
+      }
     }
     clearTimeout(timer);
     return { requeued };
