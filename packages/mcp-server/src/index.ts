@@ -3,3 +3,4 @@ export { createMcpServer } from './mcp-server.js';
 export type { McpServerDeps } from './deps.js';
 export { createMcpHttpHandler } from './http-handler.js';
 export type { McpHttpHandler, McpHttpOptions, McpKeyRing } from './http-handler.js';
+export { connectStdio } from './stdio-connection.js';

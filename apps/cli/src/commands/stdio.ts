@@ -19,7 +19,7 @@ export default class Stdio extends JunctionCommand {
     const { flags } = await this.parse(Stdio);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { connectStdio } = await import('@junction/mcp-server');
     const ctx = await createContext();
     const service = await createService(ctx, {
       logStream: process.stderr,
@@ -35,7 +35,7 @@ export default class Stdio extends JunctionCommand {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));
       });
-      await server.connect(new StdioServerTransport());
+      await connectStdio(server);
       service.logger.info('MCP over stdio ready', { version: this.config.version });
       const why = await ended;
       service.logger.info('MCP over stdio stopping', { reason: why });
