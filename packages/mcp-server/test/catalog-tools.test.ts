@@ -112,6 +112,15 @@ describe('list_tools', () => {
     expect(result.structuredContent).toMatchObject({ total: 4, limit: 50, offset: 0 });
   });
 
+  // Regression (issue 13, item 1): search "\u0000" matched every tool.
+  it('refuses a search with a control character instead of matching everything', async () => {
+    for (const search of ['\u0000', 'ec\nho']) {
+      const result = await call(client, 'list_tools', { search });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('search must not contain control characters');
+    }
+  });
+
   it('searches names and descriptions case-insensitively, and pages', async () => {
     const found = await call(client, 'list_tools', { search: 'ECH' });
     expect((found.structuredContent?.tools as Array<{ name: string }>).map((t) => t.name)).toEqual([

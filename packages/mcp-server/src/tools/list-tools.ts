@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '@junction/config-templates';
 import { z } from 'zod';
 import { idArg, pageArgs } from '../arguments.js';
 import { requireEnvironment } from '../lookups.js';
@@ -20,6 +21,10 @@ export const listToolsTool = defineTool({
     search: z
       .string({ error: 'search must be a string' })
       .max(200, { error: 'search must be at most 200 characters' })
+      // A NUL (or any control character) would match every tool in the store's text search.
+      .refine((text) => !hasControlCharacter(text), {
+        error: 'search must not contain control characters (NUL, line breaks, escapes)',
+      })
       .optional()
       .describe('Only tools whose name or description contains this text (case-insensitive).'),
     ...pageArgs(DEFAULT_LIMIT),
