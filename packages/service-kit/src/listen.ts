@@ -1,5 +1,6 @@
 // Binding an HTTP surface: a port that cannot be bound is a one-line error naming the port and
 // how the operator changes it (an environment variable for the apps, a flag for the CLI).
+import type { Duplex } from 'node:stream';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceError } from './service-error.js';
@@ -47,7 +48,7 @@ export function envPortHint(variable: string): PortHint {
  * Answers a request Node refuses before any route sees it (headers or URL over 16 KB, a
  * malformed request line) with JSON like every other error, instead of Node's empty body.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;

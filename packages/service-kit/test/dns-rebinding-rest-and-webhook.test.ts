@@ -15,7 +15,7 @@ import { composeService, type Composition } from '../src/index.js';
 let home: string;
 let store: Store;
 let service: Composition;
-let servers: http.Server[] = [];
+const servers: http.Server[] = [];
 
 async function serve(env: NodeJS.ProcessEnv): Promise<{ rest: number; webhook: number }> {
   const config = loadConfig({ paths: resolvePaths(env), env });
