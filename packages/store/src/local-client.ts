@@ -274,29 +274,24 @@ export class LocalClient implements Client {
     mode: TransactionMode = 'deferred',
   ): Promise<ResultSet[]> {
     if (this.closed) throw closedError();
-    const db = this.#open();
-    try {
-      this.#execute(transactionModeToBegin(mode), undefined);
-      const results = stmts.map((stmt) => {
-        if (!db.inTransaction) {
-          throw new LibsqlError('The transaction has been rolled back', 'TRANSACTION_CLOSED');
-        }
-        const { sql, args } = normalize(stmt);
-        return this.#execute(sql, args);
-      });
-      this.#execute('COMMIT', undefined);
-      return results;
-    } finally {
-      if (db.inTransaction) this.#execute('ROLLBACK', undefined);
-    }
+    return this.#inTransaction(transactionModeToBegin(mode), stmts);
   }
 
   async migrate(stmts: InStatement[]): Promise<ResultSet[]> {
     if (this.closed) throw closedError();
+    this.#execute('PRAGMA foreign_keys=off', undefined);
+    try {
+      return this.#inTransaction(transactionModeToBegin('deferred'), stmts);
+    } finally {
+      this.#execute('PRAGMA foreign_keys=on', undefined);
+    }
+  }
+
+  /** Runs `stmts` between `begin` and COMMIT; rolls back whatever is left open. */
+  #inTransaction(begin: string, stmts: Array<InStatement | [string, InArgs?]>): ResultSet[] {
     const db = this.#open();
     try {
-      this.#execute('PRAGMA foreign_keys=off', undefined);
-      this.#execute(transactionModeToBegin('deferred'), undefined);
+      this.#execute(begin, undefined);
       const results = stmts.map((stmt) => {
         if (!db.inTransaction) {
           throw new LibsqlError('The transaction has been rolled back', 'TRANSACTION_CLOSED');
@@ -308,7 +303,6 @@ export class LocalClient implements Client {
       return results;
     } finally {
       if (db.inTransaction) this.#execute('ROLLBACK', undefined);
-      this.#execute('PRAGMA foreign_keys=on', undefined);
     }
   }
 

@@ -339,6 +339,22 @@ export class AgentRunner {
     let redactor = this.#redactor;
     // Whether a tool call or sub-agent has started: from then on the run is never re-run.
     let sideEffects = false;
+    /** What the run's end records of its progress, however it ends. */
+    const progress = (): {
+      stepsTaken: number;
+      inputTokens: number;
+      outputTokens: number;
+      model: string | null;
+      traceId: string;
+      workerId: string;
+    } => ({
+      stepsTaken: steps,
+      inputTokens,
+      outputTokens,
+      model: modelId,
+      traceId,
+      workerId: options.workerId,
+    });
     try {
       if (!agent) {
         throw new AgentCoreError(
@@ -508,12 +524,7 @@ export class AgentRunner {
         store.runs.markCompleted(run.id, {
           ...(finalEvents ? { finalEvents } : {}),
           finalResponse: redactor.text(finalResponse),
-          stepsTaken: steps,
-          inputTokens,
-          outputTokens,
-          model: modelId,
-          traceId,
-          workerId: options.workerId,
+          ...progress(),
         }),
       );
     } catch (err) {
@@ -551,16 +562,7 @@ export class AgentRunner {
         payload: { message, status: endStatus },
       });
       return await this.#finish(run, options, () =>
-        store.runs.markFailed(run.id, {
-          status: endStatus,
-          error: message,
-          stepsTaken: steps,
-          inputTokens,
-          outputTokens,
-          model: modelId,
-          traceId,
-          workerId: options.workerId,
-        }),
+        store.runs.markFailed(run.id, { status: endStatus, error: message, ...progress() }),
       );
     } finally {
       if (timer) clearTimeout(timer);
