@@ -254,6 +254,21 @@ describe('syncEnvironment', () => {
     expect(readFileSync(broken, 'utf8')).toBe(before);
   });
 
+  // Regression (issue 13, item 14): `metadata.name: ../../evil` synced and registered an agent
+  // named `../../evil`; an empty .prompt file became an agent.
+  it('reports a path-like agent name and an empty prompt file as failed, registering neither', async () => {
+    writeAgent('good', 'metadata:\n  name: AWS Cost Analyst');
+    writeAgent('evil', 'metadata:\n  name: ../../evil');
+    writeFileSync(path.join(envDir(), 'agents', 'blank.prompt'), '\n');
+    const report = await sync();
+    expect(report.agents.find((a) => a.name === 'evil')).toMatchObject({ status: 'error' });
+    expect(report.agents.find((a) => a.name === 'evil')!.error).toContain('path separator');
+    expect(report.agents.find((a) => a.name === 'blank')).toMatchObject({ status: 'error' });
+    const env = await store.environments.getByName(ENV);
+    const names = (await store.agents.list({ environmentId: env!.id })).map((a) => a.name);
+    expect(names).toEqual(['AWS Cost Analyst']);
+  });
+
   it('resolves sub-agents in the same environment and rejects unknown ones', async () => {
     writeAgent('child', 'metadata:\n  description: child');
     writeAgent('parent', 'agents: [child]');

@@ -22,7 +22,14 @@ export { defaultConfigYaml } from './default-config.js';
 
 export { DEFAULT_ENVIRONMENT, Workspace } from './workspace.js';
 export type { CopyAgentOptions, InitResult } from './workspace.js';
-export { assertValidName, hasControlCharacter, isValidName, visibleText } from './names.js';
+export {
+  agentNameProblem,
+  assertValidName,
+  hasControlCharacter,
+  isValidName,
+  MAX_AGENT_NAME_LENGTH,
+  visibleText,
+} from './names.js';
 
 export {
   SYSTEM_ENV_PREFIXES,

@@ -17,6 +17,30 @@ export function assertValidName(kind: 'environment' | 'agent', name: string): vo
   );
 }
 
+/** The longest agent name a prompt file may give. */
+export const MAX_AGENT_NAME_LENGTH = 128;
+
+/**
+ * What is wrong with an agent name a prompt file gives (`metadata.name`, `name`, or the file's
+ * stem), or undefined when it is fine. Prompt files made for the reference implementation use
+ * display names such as "AWS Cost Analyst", so spaces and punctuation are kept; what could
+ * escape a folder, break a line or hide in a table is refused: path separators, a name of only
+ * dots, control characters, space at either end, more than 128 characters.
+ */
+export function agentNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'is empty';
+  if (hasControlCharacter(name)) {
+    return 'contains a control character (a line break, tab, escape…)';
+  }
+  if (/[/\\]/.test(name)) return 'contains a path separator ("/" or "\\")';
+  if (/^\.+$/.test(name)) return 'is only dots';
+  if (name.trim() !== name) return 'has a space at either end';
+  if (name.length > MAX_AGENT_NAME_LENGTH) {
+    return `is ${name.length} characters long; the most is ${MAX_AGENT_NAME_LENGTH}`;
+  }
+  return undefined;
+}
+
 // C0 and C1 control characters and DEL: never part of a name, a model or an id.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;

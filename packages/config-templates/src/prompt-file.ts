@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { readYaml } from './yaml-text.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_STEPS, agentDefinitionSchema } from './agent-definition.js';
-import { hasControlCharacter } from './names.js';
+import { agentNameProblem, hasControlCharacter, visibleText } from './names.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { CODING_BACKENDS } from './config-schema.js';
 import { PromptError, WorkspaceError, expecting } from './errors.js';
@@ -266,7 +266,19 @@ export async function parsePrompt(source: string, file: string): Promise<AgentDe
     template,
     path: file,
   };
-  if (definition.name.trim() === '') throw invalid(file, 'metadata.name: expected a name, got ""');
+  const nameProblem = agentNameProblem(definition.name);
+  if (nameProblem !== undefined) {
+    const key =
+      fm.metadata?.name !== undefined
+        ? 'metadata.name'
+        : fm.name !== undefined
+          ? 'name'
+          : 'file name';
+    throw invalid(
+      file,
+      `${key}: ${JSON.stringify(visibleText(definition.name))} ${nameProblem}; name the agent with letters, digits, spaces, "-" or "_"`,
+    );
+  }
   if (definition.model !== undefined && hasControlCharacter(definition.model)) {
     throw invalid(
       file,

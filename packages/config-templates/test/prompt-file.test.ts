@@ -432,3 +432,32 @@ describe('an empty prompt file', () => {
     }
   });
 });
+
+// Regression (issue 13, item 14): `metadata.name: ../../evil` synced and registered an agent
+// named `../../evil`. Display names of reference files ("AWS Cost Analyst") stay accepted.
+describe('an agent name from a prompt file', () => {
+  const at = '/ws/environments/dev/agents/evil.prompt';
+  it.each([
+    ['metadata.name', '---\nmetadata:\n  name: ../../evil\n---\nbody', 'path separator'],
+    ['metadata.name', '---\nmetadata:\n  name: "a\\\\b"\n---\nbody', 'path separator'],
+    ['name', '---\nname: ".."\n---\nbody', 'only dots'],
+    ['metadata.name', '---\nmetadata:\n  name: "bad\\nname"\n---\nbody', 'control character'],
+    ['metadata.name', '---\nmetadata:\n  name: " padded"\n---\nbody', 'space at either end'],
+    ['metadata.name', `---\nmetadata:\n  name: ${'x'.repeat(129)}\n---\nbody`, 'the most is 128'],
+  ])('%s refused: %j', async (key, source, reason) => {
+    const err = await caught(() => parsePrompt(source, at));
+    expect(err.code).toBe('PROMPT_INVALID');
+    expect(err.message).toContain(at);
+    expect(err.message).toContain(`${key}: `);
+    expect(err.message).toContain(reason);
+  });
+
+  it('keeps display names with spaces and punctuation, and file stems', async () => {
+    const named = await parsePrompt(
+      '---\nmetadata:\n  name: AWS Cost Analyst (v2.1)\n---\nbody',
+      at,
+    );
+    expect(named.name).toBe('AWS Cost Analyst (v2.1)');
+    expect((await parsePrompt('---\nmodel: m\n---\nbody', at)).name).toBe('evil');
+  });
+});

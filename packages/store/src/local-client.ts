@@ -37,6 +37,7 @@ interface Prepared {
   /** Column names and declared types, asked of the driver once. */
   readonly columns: readonly string[];
   readonly columnTypes: readonly string[];
+  readonly textColumns: readonly number[];
   /** The arguments it is run with: their number, or their names (see `argsShape`). */
   readonly shape: number | string;
 }
@@ -45,6 +46,8 @@ interface RawStatement {
   readonly statement: Statement;
   /** The number of arguments it is run with (see `argsShape`). */
   readonly arity: number;
+  /** The columns declared as text, whose stored bytes are read back as text (`textFromSql`). */
+  readonly textColumns: readonly number[];
 }
 
 /** Prepared statements kept per SQL text; cleared whole when full (the hot set is small). */
@@ -90,6 +93,7 @@ function valueToSql(value: InValue | undefined): unknown {
     }
     return value;
   }
+  if (typeof value === 'string') return textToSql(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof ArrayBuffer) return Buffer.from(value);
   if (value instanceof Date) return value.valueOf();
@@ -97,6 +101,49 @@ function valueToSql(value: InValue | undefined): unknown {
     throw new TypeError('undefined cannot be passed as argument to the database');
   }
   return value;
+}
+
+/**
+ * Text holding a NUL character (U+0000) is bound as its UTF-8 bytes. SQLite stores such text
+ * whole, but the driver reads a text value only up to its first NUL, so "before\u0000after"
+ * would read back as "before" (issue 13). Bytes are read back whole and, in a column declared
+ * as text, decoded again (`textFromSql`), so every read answers exactly what was written.
+ */
+function textToSql(value: string): string | Buffer {
+  return value.includes('\0') ? Buffer.from(value, 'utf8') : value;
+}
+
+/** True for a declared column type with SQLite's text affinity (TEXT, VARCHAR, CLOB, …). */
+function isTextType(type: string | null | undefined): boolean {
+  return type != null && /CHAR|CLOB|TEXT/i.test(type);
+}
+
+/** Indexes of the columns of `types` declared as text. */
+function textColumnsOf(types: readonly (string | null | undefined)[]): number[] {
+  const indexes: number[] = [];
+  types.forEach((type, i) => {
+    if (isTextType(type)) indexes.push(i);
+  });
+  return indexes;
+}
+
+/** A raw row with the bytes of its text columns (text that held a NUL) decoded as text. */
+function textFromSql(row: unknown[], textColumns: readonly number[]): unknown[] {
+  for (const i of textColumns) {
+    const value = row[i];
+    if (value instanceof Buffer) row[i] = value.toString('utf8');
+  }
+  return row;
+}
+
+/** A direct read's arguments, with text holding a NUL as its bytes (`textToSql`). */
+function rawArgs(args: unknown[]): unknown[] {
+  for (const value of args) {
+    if (typeof value === 'string' && value.includes('\0')) {
+      return args.map((v) => (typeof v === 'string' ? textToSql(v) : v));
+    }
+  }
+  return args;
 }
 
 function argsToSql(args: InArgs | undefined): unknown[] | Record<string, unknown> {
@@ -243,18 +290,21 @@ export class LocalClient implements Client {
     this.#execute('SELECT 1 AS checkThatTheDatabaseCanBeOpened', undefined);
     this.rows = {
       all: async (sql, args) => {
-        const statement = this.#raw(this.#rawStatements, sql, args.length);
+        const { statement, textColumns } = this.#raw(this.#rawStatements, sql, args.length);
         try {
-          return statement.all(args) as unknown[][];
+          const rows = statement.all(rawArgs(args)) as unknown[][];
+          if (textColumns.length > 0) for (const row of rows) textFromSql(row, textColumns);
+          return rows;
         } catch (err) {
           this.#rawStatements.delete(sql);
           throw mapError(err);
         }
       },
       first: async (sql, args) => {
-        const statement = this.#raw(this.#firstStatements, sql, args.length);
+        const { statement, textColumns } = this.#raw(this.#firstStatements, sql, args.length);
         try {
-          return (statement.get(args) as unknown[] | undefined) ?? undefined;
+          const row = statement.get(rawArgs(args)) as unknown[] | undefined;
+          return row === undefined ? undefined : textFromSql(row, textColumns);
         } catch (err) {
           this.#firstStatements.delete(sql);
           throw mapError(err);
@@ -379,7 +429,8 @@ export class LocalClient implements Client {
       columns = definitions.map((c) => c.name);
       columnTypes = definitions.map((c) => c.type ?? '');
     }
-    const prepared: Prepared = { statement, reader, columns, columnTypes, shape };
+    const textColumns = textColumnsOf(columnTypes);
+    const prepared: Prepared = { statement, reader, columns, columnTypes, textColumns, shape };
     if (NOT_KEPT.test(sql)) {
       if (SCHEMA_CHANGE.test(sql)) this.#forget();
     } else {
@@ -389,19 +440,23 @@ export class LocalClient implements Client {
     return prepared;
   }
 
-  #raw(cache: Map<string, RawStatement>, sql: string, arity: number): Statement {
+  #raw(cache: Map<string, RawStatement>, sql: string, arity: number): RawStatement {
     const kept = cache.get(sql);
-    if (kept !== undefined && kept.arity === arity) return kept.statement;
+    if (kept !== undefined && kept.arity === arity) return kept;
     if (this.closed) throw closedError();
-    let statement: Statement;
+    let raw: RawStatement;
     try {
-      statement = this.#open().prepare(sql).raw(true).safeIntegers(false);
+      const statement = this.#open().prepare(sql).raw(true).safeIntegers(false);
+      const textColumns = statement.reader
+        ? textColumnsOf(statement.columns().map((c) => c.type))
+        : [];
+      raw = { statement, arity, textColumns };
     } catch (err) {
       throw mapError(err);
     }
     if (kept === undefined && cache.size >= MAX_STATEMENTS) cache.clear();
-    cache.set(sql, { statement, arity });
-    return statement;
+    cache.set(sql, raw);
+    return raw;
   }
 
   /** One statement, as @libsql/client's executeStmt runs it. */
@@ -412,10 +467,12 @@ export class LocalClient implements Client {
       prepared = this.#prepared(sql, argsShape(values));
       const { statement } = prepared;
       if (prepared.reader) {
-        const { columns } = prepared;
+        const { columns, textColumns } = prepared;
         const raw = statement.all(values) as unknown[][];
         const rows = new Array<Row>(raw.length);
-        for (let i = 0; i < raw.length; i++) rows[i] = rowFromSql(raw[i] as unknown[], columns);
+        for (let i = 0; i < raw.length; i++) {
+          rows[i] = rowFromSql(textFromSql(raw[i] as unknown[], textColumns), columns);
+        }
         return new LocalResultSet(
           columns.slice(),
           prepared.columnTypes.slice(),

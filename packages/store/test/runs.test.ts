@@ -277,6 +277,22 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     expect(await store.runs.get(parent.id)).toMatchObject({ agentId: null, agentName: 'helper' });
   });
 
+  it('reads back a task with a NUL byte exactly on every read path (NUL byte cuts stored text)', async () => {
+    const task = 'before\u0000after é \u0000';
+    const run = await queue(task, { variables: { NOTE: 'a\u0000b' } });
+    expect(run.task).toBe(task);
+    expect((await store.runs.get(run.id))?.task).toBe(task);
+    expect((await store.runs.list({})).find((r) => r.id === run.id)?.task).toBe(task);
+    const claimed = await store.runs.claimNext('worker-a', 60_000);
+    expect(claimed).toMatchObject({ id: run.id, task, variables: { NOTE: 'a\u0000b' } });
+    const done = await store.runs.markCompleted(run.id, {
+      finalResponse: 'answer\u0000tail',
+      workerId: 'worker-a',
+    });
+    expect(done.finalResponse).toBe('answer\u0000tail');
+    expect((await store.runs.get(run.id))?.finalResponse).toBe('answer\u0000tail');
+  });
+
   it('numbers events 1, 2, 3 per run and lists them in order', async () => {
     const run = await queue('x');
     const other = await queue('y');
