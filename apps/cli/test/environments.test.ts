@@ -66,6 +66,18 @@ describe('junction sync', () => {
     );
   });
 
+  // Regression (issue 13, item 15): a changed variable went unused until the next sync silently.
+  it('says which variables changed since the last sync, names only', () => {
+    const ws = fixtureWorkspace();
+    writeFileSync(path.join(ws.dir(), 'variables.yml'), 'REGION: eu-west-1\n');
+    expect(runCli(['sync', 'default'], ws.env).stdout).not.toContain('Variables changed');
+    writeFileSync(path.join(ws.dir(), 'variables.yml'), 'REGION: us-east-2\n');
+    const again = runCli(['sync', 'default'], ws.env);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('Variables changed since the last sync: REGION.');
+    expect(again.stdout).not.toContain('us-east-2');
+  });
+
   it('--json prints the report; --dry-run writes nothing', () => {
     const ws = fixtureWorkspace();
     const dry = runCli(['sync', 'default', '--dry-run', '--json'], ws.env);

@@ -6,7 +6,12 @@ import { createRequire } from 'node:module';
 import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore, type Store } from '@junction/store';
 import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
-import { syncEnvironment, type SyncProgress, type SyncReport } from '../src/sync/sync-environment.js';
+import {
+  syncEnvironment,
+  type SyncProgress,
+  type SyncReport,
+} from '../src/sync/sync-environment.js';
+import { variablesChangedNote } from '../src/sync/variable-changes.js';
 import { fixtureServerPath } from './fixture-server.js';
 
 const require = createRequire(import.meta.url);
@@ -224,6 +229,31 @@ describe('syncEnvironment', () => {
       { name: 'SPECIAL' },
     );
     expect(JSON.stringify(result.content)).toContain(JSON.stringify(value).slice(1, -1));
+  });
+
+  // Regression (issue 13, item 15): a new value in variables.yml was unused until the next
+  // sync without a word; sync now names the variables that changed since the last one.
+  it('names the variables changed since the last sync, never their values', async () => {
+    writeFileSync(
+      path.join(envDir(), 'local.json'),
+      `{"mcpServers": {"calc": {"command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(fixtureServerPath)}], "env": {"REGION": "{{ .REGION }}"}}}}`,
+    );
+    await workspace.writeVariables(ENV, { REGION: 'eu-west-1', API_TOKEN: 'tok-first-value' });
+    expect((await sync()).variablesChanged).toEqual([]);
+    expect((await sync()).variablesChanged).toEqual([]);
+
+    await workspace.writeVariables(ENV, { REGION: 'us-east-2', EXTRA: 'x' });
+    const dry = await sync({ dryRun: true });
+    expect(dry.variablesChanged).toEqual(['API_TOKEN', 'EXTRA', 'REGION']);
+    expect(variablesChangedNote(dry)).toContain('keep the old values until `junction sync`');
+    const real = await sync();
+    expect(real.variablesChanged).toEqual(['API_TOKEN', 'EXTRA', 'REGION']);
+    expect(real.configs[0]!.servers[0]!.change).toBe('updated');
+    expect(variablesChangedNote(real)).toContain('API_TOKEN, EXTRA, REGION');
+    expect((await sync()).variablesChanged).toEqual([]);
+    const kept = JSON.stringify(await store.settings.get(`sync.variables.${ENV}`));
+    expect(kept).not.toContain('us-east-2');
+    expect(kept).not.toContain('tok-first-value');
   });
 
   it('reports an agent naming an unknown tool while the other agents sync', async () => {

@@ -1,9 +1,6 @@
 // Errors of the MCP surface and the one table that turns any domain error into a tool error.
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
-import {
-  isConfigTemplatesError,
-  type ConfigTemplatesErrorCode,
-} from '@junction/config-templates';
+import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 
 /** Codes raised by the MCP tools themselves (domain packages bring their own). */

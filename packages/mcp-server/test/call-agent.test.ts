@@ -204,7 +204,9 @@ describe('call_agent refusals', () => {
   it('refuses a call that names no agent', async () => {
     const result = await call(client, 'call_agent', { task: 'x' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('agent_name is required (or agent_id): the agent to run (RUN_REQUEST_INVALID)');
+    expect(textOf(result)).toContain(
+      'agent_name is required (or agent_id): the agent to run (RUN_REQUEST_INVALID)',
+    );
   });
 
   it('refuses an agent_id that is not a string of digits', async () => {

@@ -243,7 +243,7 @@ describe('discover_tools', () => {
 });
 
 describe('call_agent across environments', () => {
-  it('runs the default environment\'s agent for a name several environments use (the one rule of the run door)', async () => {
+  it("runs the default environment's agent for a name several environments use (the one rule of the run door)", async () => {
     h.fake.reset();
     h.fake.script([{ text: 'from default' }]);
     const result = await call(client, 'call_agent', { agent_name: 'chat', task: 'x' });

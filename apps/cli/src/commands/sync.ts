@@ -40,7 +40,7 @@ export default class Sync extends JunctionCommand {
     const { args, flags } = await this.parse(Sync);
     const { createContext } = await import('../context.js');
     const { McpClientPool } = await import('@junction/agent-core/mcp');
-    const { syncEnvironment } = await import('@junction/agent-core/sync');
+    const { syncEnvironment, variablesChangedNote } = await import('@junction/agent-core/sync');
     const { formatTable } = await import('../table.js');
     const ctx = await createContext();
     const pool = new McpClientPool({
@@ -127,6 +127,8 @@ export default class Sync extends JunctionCommand {
           ? `; removed configs: ${report.removedConfigs.join(', ')}`
           : ''),
     );
+    const variablesNote = variablesChangedNote(report);
+    if (variablesNote !== undefined) this.log(variablesNote);
     if (!report.ok) {
       this.logToStderr('Some configs, servers or agents failed; see the lines above.');
       return this.exit(7);

@@ -13,7 +13,6 @@ export interface AgentSelector {
   environment_id?: number | undefined;
 }
 
-
 function invalid(field: string, message: string, details: Record<string, unknown> = {}): never {
   throw new AgentCoreError('RUN_REQUEST_INVALID', message, {
     field,
@@ -101,7 +100,8 @@ export async function findAgent(store: Store, selector: AgentSelector): Promise<
   if (found.agent) return found.agent;
   // Several environments have it and none is the default: name them (read again, so a sync
   // that removed some meanwhile leaves one agent, or none, to answer with).
-  const matches = found.count === 0 ? [] : await store.agents.list({ name: agentName, limit: 1000 });
+  const matches =
+    found.count === 0 ? [] : await store.agents.list({ name: agentName, limit: 1000 });
   const [only, ...others] = matches;
   if (!only) {
     throw new AgentCoreError(
@@ -113,7 +113,8 @@ export async function findAgent(store: Store, selector: AgentSelector): Promise<
   if (others.length === 0) return only;
   const names = new Map((await store.environments.list()).map((e) => [e.id, e.name]));
   const where = matches.map(
-    (a) => `"${names.get(a.environmentId) ?? '?'}" (environment_id ${a.environmentId}, agent_id ${a.id})`,
+    (a) =>
+      `"${names.get(a.environmentId) ?? '?'}" (environment_id ${a.environmentId}, agent_id ${a.id})`,
   );
   throw new AgentCoreError(
     'AGENT_AMBIGUOUS',

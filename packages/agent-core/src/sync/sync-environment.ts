@@ -28,6 +28,7 @@ import {
 } from '../agents/agent-registry.js';
 import { AgentCoreError } from '../errors.js';
 import type { DiscoveredTool, McpServerSpec } from '../mcp/mcp-client-pool.js';
+import { variableChanges } from './variable-changes.js';
 
 /** What sync needs of an MCP client pool. */
 export interface ToolLister {
@@ -81,6 +82,11 @@ export interface SyncReport {
   removedServers: string[];
   agents: AgentReport[];
   removedAgents: string[];
+  /**
+   * Names in `variables.yml` added, removed or given a new value since the last sync (never
+   * values). Servers and runs use a variable's new value only from the sync that stores it.
+   */
+  variablesChanged: string[];
   totals: {
     configs: number;
     servers: number;
@@ -156,9 +162,9 @@ export function serverSpec(name: string, server: McpServer): McpServerSpec {
 async function loadConfigs(
   workspace: Workspace,
   environment: string,
+  variables: Record<string, string>,
   processEnv: NodeJS.ProcessEnv,
 ): Promise<LoadedConfig[]> {
-  const variables = await workspace.readVariables(environment);
   const configs: LoadedConfig[] = [];
   const missing: Array<{ file: string; variables: string[] }> = [];
   for (const file of await workspace.listTemplateFiles(environment)) {
@@ -243,7 +249,14 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
       { environment, known },
     );
   }
-  const configs = await loadConfigs(workspace, environment, options.processEnv ?? process.env);
+  const variables = await workspace.readVariables(environment);
+  const configs = await loadConfigs(
+    workspace,
+    environment,
+    variables,
+    options.processEnv ?? process.env,
+  );
+  const changes = await variableChanges(store, environment, variables);
 
   const env = dryRun
     ? await store.environments.getByName(environment)
@@ -440,7 +453,10 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
     emit,
   });
 
-  if (!dryRun && env) await store.environments.markSynced(env.id, now());
+  if (!dryRun && env) {
+    await store.environments.markSynced(env.id, now());
+    await changes.record();
+  }
 
   const servers = reports.flatMap((c) => c.servers);
   const report: SyncReport = {
@@ -455,6 +471,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
     removedServers,
     agents: agentResult.agents,
     removedAgents: agentResult.removed,
+    variablesChanged: changes.changed,
     totals: {
       configs: reports.length,
       servers: servers.length,
@@ -468,6 +485,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
     environment,
     dry_run: dryRun,
     ok: report.ok,
+    variables_changed: changes.changed,
     ...report.totals,
   });
   return report;

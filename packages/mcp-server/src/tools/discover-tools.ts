@@ -1,4 +1,4 @@
-import { syncEnvironment } from '@junction/agent-core/sync';
+import { syncEnvironment, variablesChangedNote } from '@junction/agent-core/sync';
 import type { Environment, McpConfig } from '@junction/store';
 import { idArg } from '../arguments.js';
 import { McpServerError } from '../errors.js';
@@ -78,9 +78,11 @@ export const discoverToolsTool = defineTool({
       (await store.mcpConfigs.list({ environmentId: env.id })).map((c) => [c.name, c.id]),
     );
     const failed = report.totals.failedServers;
+    const variablesNote = variablesChangedNote(report);
     const summary =
       `Synced environment "${env.name}": ${report.totals.servers} server(s), ${report.totals.tools} tool(s)` +
-      (failed > 0 ? `, ${failed} server(s) failed (see their error).` : '.');
+      (failed > 0 ? `, ${failed} server(s) failed (see their error).` : '.') +
+      (variablesNote === undefined ? '' : ` ${variablesNote}`);
     return {
       summary,
       data: {
@@ -114,6 +116,7 @@ export const discoverToolsTool = defineTool({
           error: a.error ? ctx.redactText(a.error) : null,
         })),
         removed_agents: report.removedAgents,
+        variables_changed: report.variablesChanged,
         totals: {
           configs: report.totals.configs,
           servers: report.totals.servers,
