@@ -8,6 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDeps } from './deps.js';
 import { buildMcpServer } from './mcp-server.js';
+import { guardToolCalls } from './request-guard.js';
 
 /** Default largest request body: 1 MiB. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -282,6 +283,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       void closeSession(session);
     };
     await server.connect(transport);
+    guardToolCalls(transport);
     await handleInSession(session, req, res, req.body);
     // A refused initialize (bad protocol version, wrong Accept) never becomes a session.
     if (!transport.sessionId || !sessions.has(transport.sessionId)) await closeSession(session);

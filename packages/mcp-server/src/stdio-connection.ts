@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
+import { guardToolCalls } from './request-guard.js';
 
 /** Connects `server` to stdin/stdout (or the given streams); unreadable lines are answered. */
 export async function connectStdio(
@@ -13,6 +14,7 @@ export async function connectStdio(
 ): Promise<StdioServerTransport> {
   const transport = new StdioServerTransport(streams.input, streams.output);
   await server.connect(transport);
+  guardToolCalls(transport);
   const previous = server.server.onerror;
   server.server.onerror = (error: Error): void => {
     const notJson = error instanceof SyntaxError;

@@ -441,3 +441,36 @@ describe('idle sessions', () => {
     );
   });
 });
+
+// Regression (issue 13, item 9): a malformed tools/call answered with the SDK's schema dump.
+describe('a malformed tools/call over HTTP', () => {
+  it.each([
+    ['arguments null', { name: 'list_agents', arguments: null }, 'params.arguments'],
+    ['arguments an array', { name: 'list_agents', arguments: [1] }, 'got an array'],
+    ['arguments a string', { name: 'list_agents', arguments: 'x' }, 'got a string'],
+    ['name a number', { name: 7 }, 'params.name'],
+    ['params missing', undefined, 'params must be an object, got none'],
+  ])('%s is -32602 with one short sentence', async (_, params, says) => {
+    const init = await raw('POST', '/mcp', { headers: JSON_HEADERS, body: initializeBody() });
+    const session = String(init.headers['mcp-session-id']);
+    const res = await raw('POST', '/mcp', {
+      headers: {
+        ...JSON_HEADERS,
+        'mcp-session-id': session,
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+    });
+    expect(res.status).toBe(200);
+    const data = res.text.split('\n').find((l) => l.startsWith('data: '));
+    const answer = JSON.parse(data ? data.slice(6) : res.text) as {
+      id: number;
+      error: { code: number; message: string };
+    };
+    expect(answer.id).toBe(9);
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toContain(says);
+    expect(answer.error.message).not.toContain('\n');
+    expect(answer.error.message.length).toBeLessThan(200);
+  });
+});

@@ -36,6 +36,13 @@ describe('MCP over stdio', () => {
     expect(answers[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     expect(answers[1]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(answers[2]).toMatchObject({ jsonrpc: '2.0', id: 1, result: {} });
+    // Regression (issue 13, item 9): a malformed tools/call is -32602 with a short message.
+    input.write(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_agents","arguments":null}}\n',
+    );
+    const [, , , malformed] = await lines(4);
+    expect(malformed).toMatchObject({ id: 2, error: { code: -32602 } });
+    expect(JSON.stringify(malformed)).toContain('params.arguments must be an object');
     await server.close();
   });
 });
