@@ -177,6 +177,19 @@ describe('update_agent', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
+  // Regression (issue 13, item 12): a model name with a newline was accepted and broke tables.
+  it('refuses a model or tool name with a control character and leaves the file as it was', async () => {
+    const calc = await h.get('calc');
+    const file = h.workspace.agentFile('default', 'calc');
+    const before = readFileSync(file, 'utf8');
+    for (const args of [{ model: 'a\nb: c' }, { tool_names: ['add\u001b[31m'] }]) {
+      const result = await call(client, 'update_agent', { agent_id: String(calc.id), ...args });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('must not contain control characters');
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
   it('refuses a missing agent_id as invalid arguments', async () => {
     const result = await call(client, 'update_agent', { description: 'x' });
     expect(result.isError).toBe(true);

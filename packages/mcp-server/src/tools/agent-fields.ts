@@ -1,5 +1,11 @@
 // Argument schemas shared by create_agent and update_agent.
+import { hasControlCharacter } from '@junction/config-templates';
 import { z } from 'zod';
+
+/** Names and models never hold a line break, tab, escape or other control character. */
+const noControlCharacters = (field: string) => ({
+  error: `${field} must not contain control characters (line breaks, tabs, escapes…)`,
+});
 
 export const descriptionArg = z
   .string({ error: 'description must be a string' })
@@ -24,9 +30,15 @@ export const maxStepsArg = z
   .describe('Most model turns a run may take. Default 25.');
 
 export const toolNamesArg = z
-  .array(z.string({ error: 'each tool name must be a string' }).min(1), {
-    error: 'tool_names must be a list of tool names',
-  })
+  .array(
+    z
+      .string({ error: 'each tool name must be a string' })
+      .min(1)
+      .refine((name) => !hasControlCharacter(name), noControlCharacters('each tool name')),
+    {
+      error: 'tool_names must be a list of tool names',
+    },
+  )
   .max(500, { error: 'tool_names may list at most 500 tools' })
   .describe('Names of MCP tools of the environment the agent may use (see list_tools).');
 
@@ -34,4 +46,5 @@ export const modelArg = z
   .string({ error: 'model must be a string' })
   .trim()
   .min(1, { error: 'model must not be empty' })
+  .refine((model) => !hasControlCharacter(model), noControlCharacters('model'))
   .describe('Model as provider/name, e.g. "openai/gpt-4o-mini". Default: the configured model.');
