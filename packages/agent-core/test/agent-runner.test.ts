@@ -368,7 +368,8 @@ describe('AgentRunner', () => {
     const done = h.runner.execute(run, { workerId: 'test-worker' });
     // The lease runs out (as if this worker had stalled) and another worker claims the run.
     await new Promise((r) => setTimeout(r, 200));
-    await h.store.runs.requeueExpired(new Date(Date.now() + 60_000));
+    const { requeued } = await h.store.runs.recoverExpired('gone', new Date(Date.now() + 60_000));
+    expect(requeued.map((r) => r.id)).toEqual([run.id]);
     expect(await h.store.runs.claim(run.id, 'other-worker', 60_000)).toBeDefined();
     const finished = await done;
     expect(Date.now() - started).toBeLessThan(4_000);
@@ -387,8 +388,12 @@ describe('AgentRunner', () => {
     const run = await start('stalled', 'x');
     const done = h.runner.execute(run, { workerId: 'test-worker' });
     await new Promise((r) => setTimeout(r, 200));
-    // What recovery does when a lease ran out: the run ends `error`.
-    const failed = await h.store.runs.failExpired('recovered', new Date(Date.now() + 60_000));
+    // What recovery does when a lease ran out of a run that had called a tool: it ends `error`.
+    expect(await h.store.runs.markActed(run.id, 'test-worker')).toBe(true);
+    const { failed } = await h.store.runs.recoverExpired(
+      'recovered',
+      new Date(Date.now() + 60_000),
+    );
     expect(failed.map((r) => r.id)).toEqual([run.id]);
     const finished = await done;
     expect(finished).toMatchObject({ id: run.id, status: 'error', error: 'recovered' });

@@ -264,39 +264,43 @@ describe('RunWorkers', () => {
     await shared.close();
   });
 
-  it('recovers a run left running by a killed process: failed with the stated reason', async () => {
+  // Regression (issue 13, item 4): after a crash every interrupted run was failed, also those
+  // that had started no tool call; one rule now serves crashes and graceful stops alike.
+  it('recovers runs left running by a killed process: re-run if no tool call had started, else failed', async () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('hanger');
-    h.fake.script([{ hang: true }]);
+    h.fake.script([{ hang: true }, { hang: true }, { text: 'second attempt' }]);
     const producer = newWorkers({ store: shared, runner: h.runner, logger: h.logger });
-    const run = await enqueue(producer, { agent, task: 'hang', source: 'api' });
+    const quiet = await enqueue(producer, { agent, task: 'hang before any tool', source: 'api' });
+    const acted = await enqueue(producer, { agent, task: 'hang after a tool', source: 'api' });
     const w = worker('hold');
     w.output.catch(() => undefined); // it is killed on purpose
     await w.started;
-    await waitFor('the worker to claim the run', async () =>
-      (await shared.runs.get(run.id))?.status === 'running' ? true : undefined,
-    );
+    const holder = await waitFor('the worker to claim both runs', async () => {
+      const [a, b] = [await shared.runs.get(quiet.id), await shared.runs.get(acted.id)];
+      return a?.status === 'running' && b?.status === 'running' && h.fake.requests.length === 2
+        ? (b.workerId as string)
+        : undefined;
+    });
+    // As the runner records before its first tool call is sent.
+    expect(await shared.runs.markActed(acted.id, holder)).toBe(true);
     w.child.kill('SIGKILL');
     await new Promise((r) => w.child.once('exit', r));
 
-    const told: Run[] = [];
-    queue = newWorkers({
-      store: shared,
-      runner: h.runner,
-      logger: h.logger,
-      pollMs: 20,
-      onFinished: (r) => void told.push(r),
-    });
-    const report = await queue.start();
-    expect(report.failed).toEqual([run.id]);
-    // The owner hears of it like any other failure (the notifier sends agent.failed).
-    expect(told).toEqual([expect.objectContaining({ id: run.id, status: 'error' })]);
-    expect(await shared.runs.get(run.id)).toMatchObject({
+    // The next process to start recovers both, and re-runs the one that had called no tool.
+    const next = worker('drain');
+    const done = JSON.parse((await next.output).split('DONE ')[1]!) as { finished: number[] };
+    expect(await shared.runs.get(acted.id)).toMatchObject({
       status: 'error',
       error: RECOVERY_REASON,
     });
-    await queue.stop();
-    queue = undefined;
+    expect(await shared.runs.get(quiet.id)).toMatchObject({
+      status: 'completed',
+      finalResponse: 'second attempt',
+    });
+    // Both are news to the owner: the failure (agent.failed) and the re-run's completion.
+    expect(done.finished.sort()).toEqual([quiet.id, acted.id].sort());
+    expect(h.fake.requests).toHaveLength(3);
     await shared.close();
   });
 
@@ -326,6 +330,8 @@ describe('RunWorkers', () => {
       source: 'api',
       claimedBy: { workerId: `${os.hostname()}:${deadPid}:dead01`, leaseMs: 600_000 },
     });
+    // It had started a tool call, so it is failed rather than re-run.
+    await h.store.runs.markActed(orphan.id, `${os.hostname()}:${deadPid}:dead01`);
     const failed = await waitFor(
       'the orphan to be failed',
       async () => {
@@ -394,7 +400,11 @@ describe('RunWorkers', () => {
     const result = await queue.stop({ drainMs: 200 });
     queue = undefined;
     expect(result.requeued).toBe(1);
-    expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
+    expect(await h.store.runs.get(run.id)).toMatchObject({
+      status: 'queued',
+      workerId: null,
+      actedAt: null,
+    });
     // Put back, not failed: no failure logged or counted.
     const log = h.logLines.join('');
     expect(log).toContain('run re-queued');
@@ -418,6 +428,12 @@ describe('RunWorkers', () => {
     await waitFor('the tool call to be made', async () =>
       h.fake.requests.length >= 2 ? true : undefined,
     );
+    // Recorded in the store before the call was sent, so a crash now would not re-run it either.
+    const acting = await h.store.runs.get(run.id);
+    expect(acting?.actedAt).toBeInstanceOf(Date);
+    const toolEvent = (await h.store.runEvents.list(run.id)).find((e) => e.type === 'tool_call');
+    if (toolEvent)
+      expect(acting!.actedAt!.getTime()).toBeLessThanOrEqual(toolEvent.createdAt.getTime());
     const result = await queue.stop({ drainMs: 200 });
     queue = undefined;
     expect(result.requeued).toBe(0);

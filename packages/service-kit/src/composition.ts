@@ -240,7 +240,8 @@ export function composeService(options: ComposeOptions): Composition {
       logger.info('workers started', {
         worker_id: executor.workers.workerId,
         concurrency: config.workers.concurrency,
-        recovered: recovered.failed.length,
+        recovered_requeued: recovered.requeued.length,
+        recovered_failed: recovered.failed.length,
       });
     },
     stop(drainMs = 10_000): Promise<{ requeued: number }> {

@@ -76,6 +76,7 @@ export { runDurationMs } from './repositories/runs.js';
 export type {
   RunsRepository,
   RunCreateInput,
+  RecoveredRuns,
   RunListFilter,
   RunStatusFilter,
   RunProgress,

@@ -234,6 +234,9 @@ export const runs = sqliteTable(
     idempotencyKey: text('idempotency_key').unique(),
     // The run's own time limit, asked for by whoever submitted it; null: the agent's or the config's.
     timeoutMs: integer('timeout_ms'),
+    // When the run started its first tool call or sub-agent, written before that call is made:
+    // from then on it may have had effects outside Junction, so it is never run again.
+    actedAt: ts('acted_at'),
     queuedAt: ts('queued_at').notNull(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),

@@ -169,9 +169,9 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     await store.runs.claimNext('dead-worker', 1000);
     expect(await store.runs.renewLease(run.id, 'dead-worker', 1000)).toBe(true);
     expect(await store.runs.renewLease(run.id, 'someone-else', 1000)).toBe(false);
-    expect(await store.runs.requeueExpired()).toEqual([]);
+    expect(await store.runs.recoverExpired('gone')).toEqual({ requeued: [], failed: [] });
     clock.advance(1001);
-    const requeued = await store.runs.requeueExpired();
+    const { requeued } = await store.runs.recoverExpired('gone');
     expect(requeued.map((r) => [r.id, r.status, r.workerId])).toEqual([[run.id, 'queued', null]]);
     expect((await store.runs.claimNext('live-worker', 1000))?.id).toBe(run.id);
   });

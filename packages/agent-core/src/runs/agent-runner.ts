@@ -337,8 +337,16 @@ export class AgentRunner {
     const recorder = new RunRecorder(store, run.id);
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
-    // Whether a tool call or sub-agent has started: from then on the run is never re-run.
-    let sideEffects = false;
+    // Whether a tool call or sub-agent has started: from then on the run is never re-run. The
+    // store records it (`markActed`) before the first such call is made, so recovery after a
+    // crash knows it too.
+    let acted: Promise<void> | undefined;
+    const markActed = (): Promise<void> =>
+      (acted ??= store.runs.markActed(run.id, options.workerId).then((held) => {
+        if (!held) {
+          throw new Error(`run ${run.id} is no longer held by this worker; the call was not made`);
+        }
+      }));
     /** What the run's end records of its progress, however it ends. */
     const progress = (): {
       stepsTaken: number;
@@ -440,9 +448,7 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
-        onToolStart: () => {
-          sideEffects = true;
-        },
+        onToolStart: markActed,
         onToolCall: (call) => {
           recorder.record([
             {
@@ -544,7 +550,8 @@ export class AgentRunner {
         return (await store.runs.get(run.id)) ?? run;
       }
       await recorder.flush().catch(() => undefined);
-      if (interrupted && !sideEffects) {
+      // Re-queued only if no tool call or sub-agent has started (the store checks it again).
+      if (interrupted && acted === undefined) {
         await store.runEvents.append(run.id, {
           type: 'run_error',
           payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },

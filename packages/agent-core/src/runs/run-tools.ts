@@ -51,8 +51,11 @@ export interface RunToolsInput {
   /** The model turn the next tool call belongs to. */
   currentStep: () => number;
   onToolCall: (record: ToolCallRecord) => Promise<void> | void;
-  /** Called as a tool call or sub-agent starts, before anything is sent anywhere. */
-  onToolStart?: () => void;
+  /**
+   * Awaited as a tool call or sub-agent starts, before anything is sent anywhere; when it
+   * throws, the call is not made and the model gets the error.
+   */
+  onToolStart?: () => Promise<void> | void;
   /** Runs a sub-agent as a child run and returns its final answer. */
   runSubAgent: (
     subAgent: Agent,
@@ -137,7 +140,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       SPAN_TOOL_CALL,
       toolCallAttributes({ toolName: tool, toolServer: server }),
       async (span) => {
-        input.onToolStart?.();
+        await input.onToolStart?.();
         const started = now();
         const step = input.currentStep();
         let text = '';

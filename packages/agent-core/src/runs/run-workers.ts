@@ -3,7 +3,7 @@
 // Submitting is separate (submit-run.ts): an app that only accepts runs builds none of this.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Run, Store } from '@junction/store';
+import type { RecoveredRuns, Run, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { redactSecrets } from '../models/model-errors.js';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
@@ -36,8 +36,12 @@ export interface RunWorkersOptions {
   timeoutMs?: number;
 }
 
-/** Runs recovered at start-up: their worker is gone. */
+/**
+ * Runs recovered from workers that are gone: put back in the queue (they had started no tool
+ * call or sub-agent) or ended with RECOVERY_REASON (they had).
+ */
 export interface RecoveryReport {
+  requeued: number[];
   failed: number[];
 }
 
@@ -162,46 +166,53 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
-   * Fails runs left `running` by a worker that is gone: on this host when its process no
-   * longer exists, anywhere when its lease ran out.
+   * Recovers runs left `running` by a worker that is gone (on this host when its process no
+   * longer exists, anywhere when its lease ran out) by the one rule for interrupted runs: back
+   * to the queue if it had started no tool call or sub-agent, else ended with RECOVERY_REASON.
    */
   async recover(): Promise<RecoveryReport> {
-    const failed = await this.#failDeadOnThisHost();
-    failed.push(...(await this.#o.store.runs.failExpired(RECOVERY_REASON)));
-    return this.#reportRecovered(failed);
+    const recovered = await this.#recoverDeadOnThisHost();
+    const expired = await this.#o.store.runs.recoverExpired(RECOVERY_REASON);
+    recovered.requeued.push(...expired.requeued);
+    recovered.failed.push(...expired.failed);
+    return this.#reportRecovered(recovered);
   }
 
-  /** Runs `running` under a worker id of this host whose process no longer exists, failed. */
-  async #failDeadOnThisHost(): Promise<Run[]> {
+  /** Runs `running` under a worker id of this host whose process no longer exists. */
+  async #recoverDeadOnThisHost(): Promise<RecoveredRuns> {
     const { store } = this.#o;
-    const failed: Run[] = [];
+    const recovered: RecoveredRuns = { requeued: [], failed: [] };
     const host = os.hostname();
     for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
       const [runHost, pid] = (run.workerId ?? '').split(':');
       if (runHost === host && pid && !processAlive(Number(pid)) && !this.#inFlight.has(run.id)) {
-        try {
-          failed.push(
-            await store.runs.markFailed(run.id, {
-              error: RECOVERY_REASON,
-              workerId: run.workerId ?? undefined,
-            }),
-          );
-        } catch {
-          // Someone else finished or recovered it first.
-        }
+        // Undefined when someone else finished or recovered it first.
+        const outcome = await store.runs.recoverAbandoned(
+          run.id,
+          run.workerId as string,
+          RECOVERY_REASON,
+        );
+        if (outcome) (outcome.requeued ? recovered.requeued : recovered.failed).push(outcome.run);
       }
     }
-    return failed;
+    return recovered;
   }
 
-  async #reportRecovered(failed: Run[]): Promise<RecoveryReport> {
-    for (const run of failed) {
+  async #reportRecovered(recovered: RecoveredRuns): Promise<RecoveryReport> {
+    for (const run of recovered.requeued) {
+      this.#o.logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'queued' });
+    }
+    if (recovered.requeued.length > 0) this.queued();
+    for (const run of recovered.failed) {
       this.#o.logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
       // Its failure is news like any other (the notifier sends agent.failed); a sub-agent
       // run's is its parent's, which is recovered too.
       if (run.parentRunId === null) await this.#finished(run);
     }
-    return { failed: failed.map((run) => run.id) };
+    return {
+      requeued: recovered.requeued.map((run) => run.id),
+      failed: recovered.failed.map((run) => run.id),
+    };
   }
 
   /**
@@ -212,8 +223,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
     const now = Date.now();
     if (now - this.#lastPeerCheck < this.#o.pollMs) return;
     this.#lastPeerCheck = now;
-    void this.#failDeadOnThisHost()
-      .then((failed) => this.#reportRecovered(failed))
+    void this.#recoverDeadOnThisHost()
+      .then((recovered) => this.#reportRecovered(recovered))
       .catch(() => undefined);
   }
 

@@ -6,8 +6,10 @@ import {
   eq,
   gte,
   inArray,
+  isNull,
   lt,
   lte,
+  not,
   notInArray,
   sql,
   type SQL,
@@ -43,6 +45,12 @@ export interface RunCreateInput {
 
 /** `failed` is accepted as an alias of `error`, as the CLI and REST filters allow. */
 export type RunStatusFilter = RunStatus | 'failed';
+
+/** What recovering runs of dead workers did: runs put back in the queue, runs ended. */
+export interface RecoveredRuns {
+  requeued: Run[];
+  failed: Run[];
+}
 
 export interface RunListFilter extends Page {
   status?: RunStatusFilter | readonly RunStatusFilter[];
@@ -323,26 +331,91 @@ export class RunsRepository {
     );
   }
 
-  /** Puts a run this worker holds back in the queue (graceful shutdown); false if it no longer holds it. */
-  async requeue(id: number, workerId: string): Promise<boolean> {
-    return this.#ctx.write(`requeue run ${id}`, async (db) => {
-      const result = await db
-        .update(runs)
-        .set({ status: 'queued', workerId: null, startedAt: null, leaseExpiresAt: null })
-        .where(and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId)));
+  /**
+   * Records that a run this worker holds is starting its first tool call or sub-agent, before
+   * that call is made; false if the worker no longer holds the run (then the call must not be
+   * made). From then on the run is never put back in the queue (`requeue`, `recover*`).
+   */
+  async markActed(id: number, workerId: string): Promise<boolean> {
+    return this.#ctx.write(`mark run ${id} as acted`, async (db) => {
+      const result = await prepared(db, 'runs.markActed', markActed).run({
+        id,
+        workerId,
+        actedAt: this.#ctx.now().getTime(),
+      });
       return result.rowsAffected > 0;
     });
   }
 
-  /** Ends `running` runs whose lease ran out (their worker died) as `error` with `reason`; returns them. */
-  async failExpired(reason: string, now: Date = this.#ctx.now()): Promise<Run[]> {
-    return this.#ctx.write('fail runs with expired leases', (db) =>
-      db
+  /**
+   * Puts a run this worker holds back in the queue (a graceful stop), only if it has started no
+   * tool call or sub-agent (`markActed`) and is no sub-agent's run; false otherwise, or if it
+   * no longer holds it.
+   */
+  async requeue(id: number, workerId: string): Promise<boolean> {
+    return this.#ctx.write(`requeue run ${id}`, async (db) => {
+      const result = await db
+        .update(runs)
+        .set(REQUEUED)
+        .where(
+          and(
+            eq(runs.id, id),
+            eq(runs.status, 'running'),
+            eq(runs.workerId, workerId),
+            REQUEUABLE,
+          ),
+        );
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /**
+   * Recovers `running` runs whose lease ran out (their worker died): one that had started no
+   * tool call or sub-agent goes back to the queue; one that had (or a sub-agent's run) is ended
+   * `error` with `reason`, since its calls may already have had effects.
+   */
+  async recoverExpired(reason: string, now: Date = this.#ctx.now()): Promise<RecoveredRuns> {
+    return this.#ctx.write('recover runs with expired leases', async (db) => {
+      const expired = and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now));
+      const requeued = await db
+        .update(runs)
+        .set(REQUEUED)
+        .where(and(expired, REQUEUABLE))
+        .returning();
+      const failed = await db
         .update(runs)
         .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
-        .where(and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)))
-        .returning(),
-    );
+        .where(and(expired, not(REQUEUABLE)))
+        .returning();
+      return { requeued, failed };
+    });
+  }
+
+  /**
+   * Recovers one `running` run of a worker known to be dead (its process is gone), by the rule
+   * of `recoverExpired`; undefined if the run is no longer that worker's.
+   */
+  async recoverAbandoned(
+    id: number,
+    workerId: string,
+    reason: string,
+  ): Promise<{ run: Run; requeued: boolean } | undefined> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`recover run ${id}`, async (db) => {
+      const held = and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId));
+      const [requeued] = await db
+        .update(runs)
+        .set(REQUEUED)
+        .where(and(held, REQUEUABLE))
+        .returning();
+      if (requeued) return { run: requeued, requeued: true };
+      const [failed] = await db
+        .update(runs)
+        .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
+        .where(held)
+        .returning();
+      return failed ? { run: failed, requeued: false } : undefined;
+    });
   }
 
   /** Extends the lease of a run this worker holds; false if it no longer holds it. */
@@ -356,17 +429,6 @@ export class RunsRepository {
       });
       return result.rowsAffected > 0;
     });
-  }
-
-  /** Puts `running` runs whose lease ran out (their worker died) back in the queue; returns them. */
-  async requeueExpired(now: Date = this.#ctx.now()): Promise<Run[]> {
-    return this.#ctx.write('requeue runs with expired leases', (db) =>
-      db
-        .update(runs)
-        .set({ status: 'queued', workerId: null, leaseExpiresAt: null })
-        .where(and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)))
-        .returning(),
-    );
   }
 
   /** Records counters of a run in progress; NOT_FOUND if the id is unknown. */
@@ -576,6 +638,7 @@ function createdRun(row: CreateRow, id: number): Run {
     traceId: asStored(row.traceId),
     idempotencyKey: asStored(row.idempotencyKey),
     timeoutMs: row.timeoutMs as number | null,
+    actedAt: null,
     queuedAt: new Date(row.queuedAt as number),
     startedAt: dateOrNull(row.startedAt),
     completedAt: null,
@@ -628,6 +691,30 @@ function claimRun(db: LibSQLDatabase) {
     .set(claimFields)
     .where(and(eq(runs.id, slot('id')), eq(runs.status, 'queued')))
     .returning()
+    .prepare();
+}
+
+/**
+ * A run that may go back to the queue: it has started no tool call or sub-agent, and it is not
+ * a sub-agent's run (that one belongs to its parent's attempt, which ends with it).
+ */
+const REQUEUABLE = and(isNull(runs.actedAt), isNull(runs.parentRunId)) as SQL;
+
+/** What a run put back in the queue has of its attempt: nothing. */
+const REQUEUED = {
+  status: 'queued' as const,
+  workerId: null,
+  startedAt: null,
+  leaseExpiresAt: null,
+};
+
+function markActed(db: LibSQLDatabase) {
+  return db
+    .update(runs)
+    .set({ actedAt: sql`coalesce(${runs.actedAt}, ${slot('actedAt')})` })
+    .where(
+      and(eq(runs.id, slot('id')), eq(runs.status, 'running'), eq(runs.workerId, slot('workerId'))),
+    )
     .prepare();
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `runs` ADD `acted_at` integer;
