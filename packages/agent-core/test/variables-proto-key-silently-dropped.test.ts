@@ -27,6 +27,23 @@ describe('a variable named __proto__', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('refuses a variable named constructor by name too, not as "not an object"', () => {
+    let caught: unknown;
+    try {
+      parseRunRequest(
+        JSON.parse(
+          '{"agent_id": 1, "task": "t", "source": "api", "variables": {"constructor": "x"}}',
+        ) as Parameters<typeof parseRunRequest>[0],
+      );
+    } catch (err) {
+      caught = err;
+    }
+    expect((caught as Error).message).toContain(
+      'variables may not have a variable named "constructor"',
+    );
+    expect((caught as Error).message).not.toContain('must be an object');
+  });
+
   it('leaves ordinary variables as they are', () => {
     const parsed = runRequestSchema.parse({
       agent_id: 1,

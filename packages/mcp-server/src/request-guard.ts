@@ -1,5 +1,5 @@
 // A `tools/call` whose params have the wrong shape (`params` missing, `name` not a string,
-// `arguments` null, an array or a string) is answered here, before the SDK: the SDK answers
+// `arguments` null, an array, a string, or an object with a "constructor" key) is answered here, before the SDK: the SDK answers
 // such a request -32602 too, but with a dump of its schema check that clients show users.
 // Here the answer is -32602 with one sentence that says what to send.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -19,6 +19,11 @@ export function toolCallParamsProblem(params: unknown): string | undefined {
   }
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     return `params.arguments must be an object of the tool's arguments, got ${typeName(args)}`;
+  }
+  // The SDK's check calls an object with an own "constructor" key "not an object" and answers
+  // -32603 (an internal error) with its dump; no tool has an argument of that name.
+  if (args !== undefined && Object.hasOwn(args, 'constructor')) {
+    return 'params.arguments may not have an argument named "constructor"; no tool takes one';
   }
   return undefined;
 }

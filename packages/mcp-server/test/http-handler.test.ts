@@ -450,6 +450,11 @@ describe('a malformed tools/call over HTTP', () => {
     ['arguments a string', { name: 'list_agents', arguments: 'x' }, 'got a string'],
     ['name a number', { name: 7 }, 'params.name'],
     ['params missing', undefined, 'params must be an object, got none'],
+    [
+      'a "constructor" argument',
+      { name: 'list_tools', arguments: { constructor: 1 } },
+      'constructor',
+    ],
   ])('%s is -32602 with one short sentence', async (_, params, says) => {
     const init = await raw('POST', '/mcp', { headers: JSON_HEADERS, body: initializeBody() });
     const session = String(init.headers['mcp-session-id']);

@@ -29,6 +29,9 @@ const name = (field: string, what: string): z.ZodString =>
       error: `${field} must not contain control characters (line breaks, NUL, escapes)`,
     });
 
+/** Object keys JavaScript gives a meaning of their own, which no variable may be named. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor']);
+
 /** The field schemas of a run request; surfaces reuse them in their own wire schemas. */
 export const runRequestFields = {
   agent_id: positiveId('agent_id'),
@@ -44,19 +47,26 @@ export const runRequestFields = {
           : 'task must be a string: the instruction for the agent',
     })
     .refine((task) => task.trim().length > 0, { error: 'task must not be empty' }),
-  // zod's record skips an own "__proto__" key without a word (JSON.parse makes one): refused
-  // here, before the record sees it, so a request never loses a variable silently.
+  // zod's record skips an own "__proto__" key without a word (JSON.parse makes one) and calls
+  // an object with an own "constructor" key "not an object": both are refused here by name,
+  // before the record sees them, so a request never loses a variable silently.
   variables: z.preprocess(
     (input, ctx) => {
-      if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__')) {
-        ctx.issues.push({
-          code: 'custom',
-          input,
-          path: ['__proto__'],
-          message: 'variables may not have a variable named "__proto__"; rename it',
-        });
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+      const kept: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(input)) {
+        if (RESERVED_KEYS.has(key)) {
+          ctx.issues.push({
+            code: 'custom',
+            input,
+            path: [key],
+            message: `variables may not have a variable named "${key}"; rename it`,
+          });
+        } else {
+          kept[key] = value;
+        }
       }
-      return input;
+      return kept;
     },
     z.record(z.string(), z.string({ error: 'each value in variables must be a string' }), {
       error: 'variables must be an object of string values, such as {"city": "Paris"}',
