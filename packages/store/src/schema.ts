@@ -34,19 +34,23 @@ export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
 export const MCP_CONFIG_STATUSES = ['pending', 'synced', 'error'] as const;
 export const MCP_SERVER_STATUSES = ['pending', 'connected', 'error'] as const;
 export const WORKFLOW_RUN_STATUSES = [
-  'queued',
-  'running',
-  'waiting_approval',
-  'completed',
-  'error',
-  'cancelled',
-] as const;
-export const WORKFLOW_STEP_STATUSES = [
   'pending',
   'running',
   'waiting_approval',
   'completed',
-  'error',
+  'failed',
+  'cancelled',
+  'timed_out',
+] as const;
+export const WORKFLOW_STEP_STATUSES = [
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'waiting_approval',
+  'approved',
+  'rejected',
+  'timed_out',
   'skipped',
 ] as const;
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out'] as const;
@@ -294,11 +298,24 @@ export const workflowRuns = sqliteTable(
     workflowId: integer('workflow_id').references(() => workflows.id, { onDelete: 'set null' }),
     workflowKey: text('workflow_key').notNull(),
     workflowName: text('workflow_name').notNull(),
-    status: text('status', { enum: WORKFLOW_RUN_STATUSES }).notNull().default('queued'),
+    environmentId: integer('environment_id').references(() => environments.id, {
+      onDelete: 'set null',
+    }),
+    // The definition as it was when the run started: a later sync never changes a run midway.
+    definition: text('definition', { mode: 'json' }).$type<Record<string, unknown>>(),
+    status: text('status', { enum: WORKFLOW_RUN_STATUSES }).notNull().default('pending'),
+    source: text('source'),
     input: text('input', { mode: 'json' }).$type<unknown>(),
     output: text('output', { mode: 'json' }).$type<unknown>(),
     error: text('error'),
     currentStep: text('current_step'),
+    // Who is advancing it, until when; and when it next needs advancing (a timer, a retry's
+    // backoff, an approval's deadline). A run nobody holds whose wake time has come is taken.
+    workerId: text('worker_id'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    wakeAt: ts('wake_at'),
+    timeoutAt: ts('timeout_at'),
+    idempotencyKey: text('idempotency_key').unique(),
     createdAt: ts('created_at').notNull(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
@@ -306,6 +323,7 @@ export const workflowRuns = sqliteTable(
   (t) => [
     index('workflow_runs_workflow_idx').on(t.workflowId),
     index('workflow_runs_status_idx').on(t.status),
+    index('workflow_runs_wake_idx').on(t.status, t.wakeAt),
   ],
 );
 
@@ -316,16 +334,27 @@ export const workflowSteps = sqliteTable(
     workflowRunId: integer('workflow_run_id')
       .notNull()
       .references(() => workflowRuns.id, { onDelete: 'cascade' }),
+    // Where in the definition: the state id, under its branch or iteration, with its visit
+    // number (a switch may loop back), e.g. `fetch#1` or `checks.0.scan#1`.
+    path: text('path').notNull().default(''),
+    attempt: integer('attempt').notNull().default(1),
     stepName: text('step_name').notNull(),
     type: text('type').notNull(),
     status: text('status', { enum: WORKFLOW_STEP_STATUSES }).notNull().default('pending'),
     input: text('input', { mode: 'json' }).$type<unknown>(),
     output: text('output', { mode: 'json' }).$type<unknown>(),
     error: text('error'),
+    // The agent run an agent step started (a resumed step waits on it instead of starting one).
+    runId: integer('run_id').references(() => runs.id, { onDelete: 'set null' }),
+    approvalId: text('approval_id'),
+    wakeAt: ts('wake_at'),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
   },
-  (t) => [index('workflow_steps_run_idx').on(t.workflowRunId)],
+  (t) => [
+    index('workflow_steps_run_idx').on(t.workflowRunId),
+    uniqueIndex('workflow_steps_attempt_unique').on(t.workflowRunId, t.path, t.attempt),
+  ],
 );
 
 export const approvals = sqliteTable(
@@ -337,6 +366,7 @@ export const approvals = sqliteTable(
       .notNull()
       .references(() => workflowRuns.id, { onDelete: 'cascade' }),
     stepName: text('step_name').notNull(),
+    stepPath: text('step_path'),
     message: text('message').notNull().default(''),
     approvers: text('approvers', { mode: 'json' })
       .$type<string[]>()
@@ -349,6 +379,8 @@ export const approvals = sqliteTable(
     createdAt: ts('created_at').notNull(),
     decidedAt: ts('decided_at'),
     expiresAt: ts('expires_at'),
+    // When the approval.requested webhook was handed over (its attempts are notification_logs).
+    notifiedAt: ts('notified_at'),
   },
   (t) => [
     index('approvals_status_expires_idx').on(t.status, t.expiresAt),

@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
       input: { ref: 'main' },
     });
     expect(run).toMatchObject({
-      status: 'queued',
+      status: 'pending',
       input: { ref: 'main' },
       startedAt: null,
       output: null,
@@ -122,9 +122,77 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     await expect(
       store.workflowSteps.start(777, { stepName: 's', type: 't' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(store.workflowRuns.update(777, { status: 'error' })).rejects.toMatchObject({
+    await expect(store.workflowRuns.update(777, { status: 'failed' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
+  });
+
+  it('lets one worker at a time advance a due run, under a lease; release, wake, finish, cancel', async () => {
+    const run = await store.workflowRuns.create({ workflowKey: 'wf', workflowName: 'WF' });
+    const taken = await store.workflowRuns.claimNext('w1', 1_000);
+    expect(taken).toMatchObject({ id: run.id, status: 'running', workerId: 'w1' });
+    expect(await store.workflowRuns.claimNext('w2', 1_000)).toBeUndefined();
+    // Waiting for a person: not due by time until woken.
+    expect(
+      await store.workflowRuns.release(run.id, 'w1', { status: 'waiting_approval', wakeAt: null }),
+    ).toBe(true);
+    clock.advance(10_000);
+    expect(await store.workflowRuns.claimNext('w2', 1_000)).toBeUndefined();
+    expect(await store.workflowRuns.wake(run.id)).toBe(true);
+    expect((await store.workflowRuns.get(run.id))?.status).toBe('running');
+    expect((await store.workflowRuns.claimNext('w2', 1_000))?.workerId).toBe('w2');
+    // A timer: due later; a lapsed lease lets another worker take it over.
+    await store.workflowRuns.release(run.id, 'w2', {
+      status: 'running',
+      wakeAt: new Date(clock.now().getTime() + 5_000),
+    });
+    expect(await store.workflowRuns.claimNext('w3', 1_000)).toBeUndefined();
+    clock.advance(5_000);
+    expect((await store.workflowRuns.claimNext('w3', 1_000))?.workerId).toBe('w3');
+    clock.advance(1_001);
+    expect((await store.workflowRuns.claimNext('w4', 1_000))?.workerId).toBe('w4');
+    await expect(
+      store.workflowRuns.finish(run.id, 'w3', { status: 'completed' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    const done = await store.workflowRuns.finish(run.id, 'w4', {
+      status: 'completed',
+      output: { ok: 1 },
+    });
+    expect(done).toMatchObject({ status: 'completed', workerId: null, output: { ok: 1 } });
+    await expect(store.workflowRuns.cancel(run.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    const other = await store.workflowRuns.create({ workflowKey: 'wf', workflowName: 'WF' });
+    expect(await store.workflowRuns.cancel(other.id)).toMatchObject({ status: 'cancelled' });
+    expect(await store.workflowRuns.claimNext('w1', 1_000)).toBeUndefined();
+  });
+
+  it('records each step attempt once, even when a resumed worker records it again', async () => {
+    const run = await store.workflowRuns.create({ workflowKey: 'wf', workflowName: 'WF' });
+    const first = await store.workflowSteps.start(run.id, {
+      path: 'build#1',
+      stepName: 'build',
+      type: 'agent',
+    });
+    const again = await store.workflowSteps.start(run.id, {
+      path: 'build#1',
+      stepName: 'build',
+      type: 'agent',
+    });
+    expect(again.id).toBe(first.id);
+    const second = await store.workflowSteps.start(run.id, {
+      path: 'build#1',
+      attempt: 2,
+      stepName: 'build',
+      type: 'agent',
+    });
+    expect(second.id).not.toBe(first.id);
+    const instant = await store.workflowSteps.start(run.id, {
+      path: 'pick#1',
+      stepName: 'pick',
+      type: 'switch',
+      status: 'completed',
+      output: { next: 'b' },
+    });
+    expect(instant.completedAt).toEqual(clock.now());
   });
 
   it('decides an approval once and expires the ones past their timeout', async () => {

@@ -10,6 +10,8 @@ export interface ApprovalCreateInput {
   approvalId: string;
   workflowRunId: number;
   stepName: string;
+  /** The step's place in the definition (see workflow_steps.path). */
+  stepPath?: string | null;
   message?: string;
   approvers?: string[];
   /** When set and expiresAt is not, the approval expires this many seconds after creation. */
@@ -56,6 +58,7 @@ export class ApprovalsRepository {
               approvalId: input.approvalId,
               workflowRunId: input.workflowRunId,
               stepName: input.stepName,
+              stepPath: input.stepPath ?? null,
               message: input.message ?? '',
               approvers: input.approvers ?? [],
               status: 'pending',
@@ -145,6 +148,14 @@ export class ApprovalsRepository {
         },
       );
     });
+  }
+
+  /** Records that the approval.requested webhook was handed over for delivery. */
+  async markNotified(approvalId: string): Promise<void> {
+    const now = this.#ctx.now();
+    await this.#ctx.write(`mark approval ${JSON.stringify(approvalId)} notified`, (db) =>
+      db.update(approvals).set({ notifiedAt: now }).where(eq(approvals.approvalId, approvalId)),
+    );
   }
 
   /** Marks pending approvals whose expiresAt has passed as `timed_out`; returns them. */

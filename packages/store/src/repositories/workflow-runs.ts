@@ -1,9 +1,9 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowRun, WorkflowRunStatus } from '../rows.js';
 import { workflowRuns } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
-import { notFound } from '../store-error.js';
+import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
 
 export interface WorkflowRunCreateInput {
@@ -11,8 +11,15 @@ export interface WorkflowRunCreateInput {
   workflowId?: number | null;
   workflowKey: string;
   workflowName: string;
+  environmentId?: number | null;
+  /** The definition the run follows from start to end, whatever a later sync stores. */
+  definition?: Record<string, unknown> | null;
+  source?: string | null;
   input?: unknown;
   status?: WorkflowRunStatus;
+  timeoutAt?: Date | null;
+  /** A second start with the same key answers the first run (see `findByIdempotencyKey`). */
+  idempotencyKey?: string | null;
 }
 
 export interface WorkflowRunPatch {
@@ -25,12 +32,27 @@ export interface WorkflowRunPatch {
 export interface WorkflowRunFilter extends Page {
   workflowId?: number;
   workflowKey?: string;
-  status?: WorkflowRunStatus;
+  environmentId?: number;
+  status?: WorkflowRunStatus | readonly WorkflowRunStatus[];
 }
 
-const ENDED: readonly WorkflowRunStatus[] = ['completed', 'error', 'cancelled'];
+/** Where a worker leaves a run it advanced as far as it could: waiting, or due again later. */
+export interface WorkflowRunRelease {
+  status: 'running' | 'waiting_approval';
+  currentStep?: string | null;
+  /** When it needs advancing again (a timer, a retry, an approval's deadline); null: never by time. */
+  wakeAt: Date | null;
+}
 
-/** Executions of workflows. */
+export const WORKFLOW_RUN_ENDED: readonly WorkflowRunStatus[] = [
+  'completed',
+  'failed',
+  'cancelled',
+  'timed_out',
+];
+const ACTIVE: readonly WorkflowRunStatus[] = ['pending', 'running', 'waiting_approval'];
+
+/** Executions of workflows, each advanced by one worker at a time under a lease. */
 export class WorkflowRunsRepository {
   readonly #ctx: StoreContext;
 
@@ -38,10 +60,10 @@ export class WorkflowRunsRepository {
     this.#ctx = ctx;
   }
 
-  /** Records a new workflow run (default status `queued`; `running` also stamps startedAt). */
+  /** Records a new workflow run (default `pending`, due at once). */
   async create(input: WorkflowRunCreateInput): Promise<WorkflowRun> {
     const now = this.#ctx.now();
-    const status = input.status ?? 'queued';
+    const status = input.status ?? 'pending';
     return this.#ctx.write(`start workflow ${JSON.stringify(input.workflowKey)}`, async (db) => {
       const [row] = await db
         .insert(workflowRuns)
@@ -49,13 +71,25 @@ export class WorkflowRunsRepository {
           workflowId: input.workflowId ?? null,
           workflowKey: input.workflowKey,
           workflowName: input.workflowName,
+          environmentId: input.environmentId ?? null,
+          definition: input.definition ?? null,
+          source: input.source ?? null,
           status,
           input: input.input ?? null,
+          timeoutAt: input.timeoutAt ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          wakeAt: now,
           createdAt: now,
-          startedAt: status === 'queued' ? null : now,
+          startedAt: status === 'pending' ? null : now,
         })
+        .onConflictDoNothing({ target: workflowRuns.idempotencyKey })
         .returning();
-      return row as WorkflowRun;
+      if (row) return row;
+      const [first] = await db
+        .select()
+        .from(workflowRuns)
+        .where(eq(workflowRuns.idempotencyKey, input.idempotencyKey as string));
+      return first as WorkflowRun;
     });
   }
 
@@ -74,7 +108,12 @@ export class WorkflowRunsRepository {
     if (filter.workflowId !== undefined) where.push(eq(workflowRuns.workflowId, filter.workflowId));
     if (filter.workflowKey !== undefined)
       where.push(eq(workflowRuns.workflowKey, filter.workflowKey));
-    if (filter.status !== undefined) where.push(eq(workflowRuns.status, filter.status));
+    if (filter.environmentId !== undefined)
+      where.push(eq(workflowRuns.environmentId, filter.environmentId));
+    if (filter.status !== undefined) {
+      const statuses = typeof filter.status === 'string' ? [filter.status] : [...filter.status];
+      where.push(inArray(workflowRuns.status, statuses));
+    }
     return this.#ctx.read('list workflow runs', (db) =>
       db
         .select()
@@ -87,9 +126,145 @@ export class WorkflowRunsRepository {
   }
 
   /**
-   * Changes status, current step, output or error. Moving to `running` stamps startedAt once;
-   * moving to completed / error / cancelled stamps completedAt.
+   * Takes the run due longest for `workerId` until `leaseMs` from now: one that has not ended,
+   * whose wake time has come (a run waiting only for a person has none), and that nobody holds
+   * (or whose holder's lease ran out).
+   * Undefined when none is due. Atomic: two workers never take the same run.
    */
+  async claimNext(workerId: string, leaseMs: number): Promise<WorkflowRun | undefined> {
+    const now = this.#ctx.now();
+    return this.#ctx.write('claim a due workflow run', async (db) => {
+      const due = db
+        .select({ id: workflowRuns.id })
+        .from(workflowRuns)
+        .where(claimable(now))
+        .orderBy(asc(workflowRuns.wakeAt), asc(workflowRuns.id))
+        .limit(1);
+      const [row] = await db
+        .update(workflowRuns)
+        .set({
+          workerId,
+          leaseExpiresAt: new Date(now.getTime() + leaseMs),
+          status: 'running',
+          startedAt: sql`COALESCE(${workflowRuns.startedAt}, ${now.getTime()})`,
+        })
+        .where(and(sql`${workflowRuns.id} = (${due})`, claimable(now)))
+        .returning();
+      return row;
+    });
+  }
+
+  /** Extends the lease of a run this worker holds; false if it no longer holds it. */
+  async renewLease(id: number, workerId: string, leaseMs: number): Promise<boolean> {
+    const until = new Date(this.#ctx.now().getTime() + leaseMs);
+    return this.#ctx.write('renew workflow run lease', async (db) => {
+      const result = await db
+        .update(workflowRuns)
+        .set({ leaseExpiresAt: until })
+        .where(held(id, workerId));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /** Hands a run this worker holds back, waiting or due later; false if it no longer holds it. */
+  async release(id: number, workerId: string, release: WorkflowRunRelease): Promise<boolean> {
+    return this.#ctx.write('release workflow run', async (db) => {
+      const fields: SQLiteUpdateSetSource<typeof workflowRuns> = {
+        status: release.status,
+        wakeAt: release.wakeAt,
+        workerId: null,
+        leaseExpiresAt: null,
+      };
+      if (release.currentStep !== undefined) fields.currentStep = release.currentStep;
+      const result = await db.update(workflowRuns).set(fields).where(held(id, workerId));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /**
+   * Ends a run this worker holds (`completed`, `failed`, `timed_out`); CONFLICT if it no longer
+   * holds it (it was cancelled, or its lease ran out and another worker took it).
+   */
+  async finish(
+    id: number,
+    workerId: string,
+    end: { status: WorkflowRunStatus; output?: unknown; error?: string | null },
+  ): Promise<WorkflowRun> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`finish workflow run ${id}`, async (db) => {
+      const [row] = await db
+        .update(workflowRuns)
+        .set({
+          status: end.status,
+          output: end.output ?? null,
+          error: end.error ?? null,
+          completedAt: now,
+          workerId: null,
+          leaseExpiresAt: null,
+          wakeAt: null,
+        })
+        .where(held(id, workerId))
+        .returning();
+      if (row) return row;
+      const [current] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
+      if (!current) throw notFound('workflow run', id);
+      throw new StoreError(
+        'CONFLICT',
+        `Workflow run ${id} is ${current.status} and not held by ${JSON.stringify(workerId)}; another party ended or took it.`,
+        { details: { workflowRunId: id, status: current.status, workerId: current.workerId } },
+      );
+    });
+  }
+
+  /**
+   * Makes a run due now (an approval was decided): a waiting run becomes `running` again so a
+   * worker takes it. False if it has ended.
+   */
+  async wake(id: number): Promise<boolean> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`wake workflow run ${id}`, async (db) => {
+      const result = await db
+        .update(workflowRuns)
+        .set({
+          wakeAt: now,
+          status: sql`CASE WHEN ${workflowRuns.status} = 'waiting_approval' THEN 'running' ELSE ${workflowRuns.status} END`,
+        })
+        .where(and(eq(workflowRuns.id, id), inArray(workflowRuns.status, [...ACTIVE])));
+      return result.rowsAffected > 0;
+    });
+  }
+
+  /**
+   * Cancels a run that has not ended, whoever holds it (its worker's next write fails and it
+   * stops); CONFLICT with the status when it has ended, NOT_FOUND when unknown.
+   */
+  async cancel(id: number, reason = 'cancelled'): Promise<WorkflowRun> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`cancel workflow run ${id}`, async (db) => {
+      const [row] = await db
+        .update(workflowRuns)
+        .set({
+          status: 'cancelled',
+          error: reason,
+          completedAt: now,
+          workerId: null,
+          leaseExpiresAt: null,
+          wakeAt: null,
+        })
+        .where(and(eq(workflowRuns.id, id), inArray(workflowRuns.status, [...ACTIVE])))
+        .returning();
+      if (row) return row;
+      const [current] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
+      if (!current) throw notFound('workflow run', id, 'List runs with `junction workflow runs`.');
+      throw new StoreError(
+        'CONFLICT',
+        `Workflow run ${id} already ended ${current.status}; only a run that has not ended can be cancelled.`,
+        { details: { workflowRunId: id, status: current.status } },
+      );
+    });
+  }
+
+  /** Changes status, current step, output or error (tests and tools; workers use the above). */
   async update(id: number, patch: WorkflowRunPatch): Promise<WorkflowRun> {
     const now = this.#ctx.now();
     const fields: SQLiteUpdateSetSource<typeof workflowRuns> = {};
@@ -97,10 +272,12 @@ export class WorkflowRunsRepository {
     if (patch.currentStep !== undefined) fields.currentStep = patch.currentStep;
     if (patch.output !== undefined) fields.output = patch.output;
     if (patch.error !== undefined) fields.error = patch.error;
-    if (patch.status !== undefined && patch.status !== 'queued') {
+    if (patch.status !== undefined && patch.status !== 'pending') {
       fields.startedAt = sql`COALESCE(${workflowRuns.startedAt}, ${now.getTime()})`;
     }
-    if (patch.status !== undefined && ENDED.includes(patch.status)) fields.completedAt = now;
+    if (patch.status !== undefined && WORKFLOW_RUN_ENDED.includes(patch.status)) {
+      fields.completedAt = now;
+    }
     return this.#ctx.write('update workflow run', async (db) => {
       const [row] = await db
         .update(workflowRuns)
@@ -111,4 +288,22 @@ export class WorkflowRunsRepository {
       return row;
     });
   }
+}
+
+/** A run a worker may take now. */
+function claimable(now: Date): SQL {
+  return and(
+    inArray(workflowRuns.status, [...ACTIVE]),
+    lte(workflowRuns.wakeAt, now),
+    or(isNull(workflowRuns.workerId), lte(workflowRuns.leaseExpiresAt, now)),
+  ) as SQL;
+}
+
+/** The run, still active and held by this worker. */
+function held(id: number, workerId: string): SQL {
+  return and(
+    eq(workflowRuns.id, id),
+    eq(workflowRuns.workerId, workerId),
+    inArray(workflowRuns.status, [...ACTIVE]),
+  ) as SQL;
 }

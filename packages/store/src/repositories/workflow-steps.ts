@@ -1,26 +1,44 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowStep, WorkflowStepStatus } from '../rows.js';
 import { workflowSteps } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { isStoreError, notFound } from '../store-error.js';
 
 export interface WorkflowStepStartInput {
+  /** Where in the definition (see the schema); unique per run with the attempt. */
+  path?: string;
+  attempt?: number;
   stepName: string;
   type: string;
   input?: unknown;
   /** Default `running`, which stamps startedAt; `pending` leaves it empty. */
   status?: WorkflowStepStatus;
+  output?: unknown;
+  error?: string | null;
+  wakeAt?: Date | null;
+  approvalId?: string | null;
 }
 
 export interface WorkflowStepPatch {
   status?: WorkflowStepStatus;
   output?: unknown;
   error?: string | null;
+  runId?: number | null;
+  wakeAt?: Date | null;
+  approvalId?: string | null;
 }
 
-const ENDED: readonly WorkflowStepStatus[] = ['completed', 'error', 'skipped'];
+export const WORKFLOW_STEP_ENDED: readonly WorkflowStepStatus[] = [
+  'completed',
+  'failed',
+  'approved',
+  'rejected',
+  'timed_out',
+  'skipped',
+];
 
-/** The steps of workflow runs, one row per execution of a step. */
+/** The steps of workflow runs: one row per attempt of a step at a place in the definition. */
 export class WorkflowStepsRepository {
   readonly #ctx: StoreContext;
 
@@ -28,42 +46,71 @@ export class WorkflowStepsRepository {
     this.#ctx = ctx;
   }
 
-  /** Records that a step began; NOT_FOUND if the workflow run does not exist. */
+  /**
+   * Records that an attempt of a step began (or, with an ended status, that it ran at once).
+   * An attempt already recorded at that place is returned as it is, so a worker resuming a
+   * run never records one twice. NOT_FOUND if the workflow run does not exist.
+   */
   async start(workflowRunId: number, input: WorkflowStepStartInput): Promise<WorkflowStep> {
     const now = this.#ctx.now();
     const status = input.status ?? 'running';
+    const path = input.path ?? input.stepName;
+    const attempt = input.attempt ?? 1;
     try {
-      return await this.#ctx.write(
-        `start workflow step ${JSON.stringify(input.stepName)}`,
-        async (db) => {
-          const [row] = await db
-            .insert(workflowSteps)
-            .values({
-              workflowRunId,
-              stepName: input.stepName,
-              type: input.type,
-              status,
-              input: input.input ?? null,
-              startedAt: status === 'pending' ? null : now,
-            })
-            .returning();
-          return row as WorkflowStep;
-        },
-      );
+      return await this.#ctx.write(`start workflow step ${JSON.stringify(path)}`, async (db) => {
+        const [row] = await db
+          .insert(workflowSteps)
+          .values({
+            workflowRunId,
+            path,
+            attempt,
+            stepName: input.stepName,
+            type: input.type,
+            status,
+            input: input.input ?? null,
+            output: input.output ?? null,
+            error: input.error ?? null,
+            wakeAt: input.wakeAt ?? null,
+            approvalId: input.approvalId ?? null,
+            startedAt: status === 'pending' ? null : now,
+            completedAt: WORKFLOW_STEP_ENDED.includes(status) ? now : null,
+          })
+          .onConflictDoNothing({
+            target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
+          })
+          .returning();
+        if (row) return row;
+        const [existing] = await db
+          .select()
+          .from(workflowSteps)
+          .where(
+            and(
+              eq(workflowSteps.workflowRunId, workflowRunId),
+              eq(workflowSteps.path, path),
+              eq(workflowSteps.attempt, attempt),
+            ),
+          );
+        return existing as WorkflowStep;
+      });
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('workflow run', workflowRunId);
       throw err;
     }
   }
 
-  /** Changes status, output or error; ending statuses stamp completedAt. */
+  /** Changes a step; moving to an ended status stamps completedAt. NOT_FOUND if unknown. */
   async update(id: number, patch: WorkflowStepPatch): Promise<WorkflowStep> {
     const now = this.#ctx.now();
-    const fields: Partial<typeof workflowSteps.$inferInsert> = {};
+    const fields: SQLiteUpdateSetSource<typeof workflowSteps> = {};
     if (patch.status !== undefined) fields.status = patch.status;
     if (patch.output !== undefined) fields.output = patch.output;
     if (patch.error !== undefined) fields.error = patch.error;
-    if (patch.status !== undefined && ENDED.includes(patch.status)) fields.completedAt = now;
+    if (patch.runId !== undefined) fields.runId = patch.runId;
+    if (patch.wakeAt !== undefined) fields.wakeAt = patch.wakeAt;
+    if (patch.approvalId !== undefined) fields.approvalId = patch.approvalId;
+    if (patch.status !== undefined && WORKFLOW_STEP_ENDED.includes(patch.status)) {
+      fields.completedAt = now;
+    }
     return this.#ctx.write('update workflow step', async (db) => {
       const [row] = await db
         .update(workflowSteps)
@@ -75,15 +122,7 @@ export class WorkflowStepsRepository {
     });
   }
 
-  /** The step with this id, or undefined. */
-  async get(id: number): Promise<WorkflowStep | undefined> {
-    return this.#ctx.read('get workflow step', async (db) => {
-      const [row] = await db.select().from(workflowSteps).where(eq(workflowSteps.id, id));
-      return row;
-    });
-  }
-
-  /** The steps of a workflow run in the order they started. */
+  /** Every step attempt of a workflow run, in the order they began. */
   async list(workflowRunId: number): Promise<WorkflowStep[]> {
     return this.#ctx.read('list workflow steps', (db) =>
       db
