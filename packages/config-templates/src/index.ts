@@ -20,7 +20,7 @@ export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { defaultConfigYaml } from './default-config.js';
 
-export { DEFAULT_ENVIRONMENT, Workspace } from './workspace.js';
+export { DEFAULT_ENVIRONMENT, WORKFLOW_FILE_SUFFIXES, Workspace } from './workspace.js';
 export type { CopyAgentOptions, InitResult } from './workspace.js';
 export {
   agentNameProblem,
@@ -97,3 +97,4 @@ export {
   isConfigTemplatesError,
 } from './errors.js';
 export type { ConfigTemplatesErrorCode, ConfigTemplatesErrorOptions, JsonValue } from './errors.js';
+export { readYaml, type YamlProblem, type YamlResult } from './yaml-text.js';

@@ -15,6 +15,13 @@ import { promptFileText } from './prompt-file.js';
 /** The environment `junction init` creates. */
 export const DEFAULT_ENVIRONMENT = 'default';
 
+/** The endings of workflow files in an environment's `workflows/` folder. */
+export const WORKFLOW_FILE_SUFFIXES = [
+  '.workflow.yaml',
+  '.workflow.yml',
+  '.workflow.json',
+] as const;
+
 /** What init() found and made; absolute paths. */
 export interface InitResult {
   created: string[];
@@ -303,9 +310,11 @@ export class Workspace {
     return listFiles(path.join(await this.requireEnvironment(env), 'agents'), '.prompt');
   }
 
-  /** The workflow files (`workflows/*.workflow.yaml`) of an environment, sorted. */
+  /** The workflow files (`workflows/*.workflow.yaml`, `.yml`, `.json`) of an environment, sorted. */
   async listWorkflowFiles(env: string): Promise<string[]> {
-    return listFiles(path.join(await this.requireEnvironment(env), 'workflows'), '.workflow.yaml');
+    const dir = path.join(await this.requireEnvironment(env), 'workflows');
+    const files = await Promise.all(WORKFLOW_FILE_SUFFIXES.map((suffix) => listFiles(dir, suffix)));
+    return files.flat().sort();
   }
 
   /** Copies agents/<name>.prompt from one environment to another; returns the new file's path. */
