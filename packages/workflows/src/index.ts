@@ -1,1 +1,35 @@
-export {};
+// Workflows: definitions (definition.ts) in the reference's Serverless Workflow subset, a
+// durable engine on the store (engine.ts, workflow-workers.ts) whose agent steps start runs
+// through the one run door, the door for workflow runs (start-run.ts), approvals
+// (approvals.ts) and sync of an environment's workflow files (sync-workflows.ts).
+export { WorkflowError, isWorkflowError, WORKFLOW_ERROR_CODES } from './errors.js';
+export type { WorkflowErrorCode } from './errors.js';
+export {
+  cronTriggerOf,
+  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  parseDuration,
+  parseWorkflow,
+  workflowOf,
+} from './definition.js';
+export type { DefinitionProblem } from './definition.js';
+export type { State, StateType, WorkflowModel } from './model.js';
+export { agentOutput, approvalIdOf, SPAN_WORKFLOW_RUN, SPAN_WORKFLOW_STEP } from './engine.js';
+export type { EngineDeps } from './engine.js';
+export { WorkflowWorkers } from './workflow-workers.js';
+export type { WorkflowWorkersOptions } from './workflow-workers.js';
+export { checkInput, findWorkflow, startWorkflowRun } from './start-run.js';
+export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
+export {
+  approvalLinks,
+  approvalRequestedPayload,
+  approvalSigningKey,
+  approvalToken,
+  approvalView,
+  decideApproval,
+  mayDecide,
+  requireApproval,
+  verifyApprovalToken,
+} from './approvals.js';
+export type { DecideDeps, DecisionInput } from './approvals.js';
+export { fileStem, syncWorkflows } from './sync-workflows.js';
+export type { SyncWorkflowsResult, WorkflowSyncReport } from './sync-workflows.js';

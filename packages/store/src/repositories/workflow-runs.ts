@@ -101,6 +101,17 @@ export class WorkflowRunsRepository {
     });
   }
 
+  /** The run started with this idempotency key, or undefined. */
+  async findByIdempotencyKey(key: string): Promise<WorkflowRun | undefined> {
+    return this.#ctx.read('find workflow run by idempotency key', async (db) => {
+      const [row] = await db
+        .select()
+        .from(workflowRuns)
+        .where(eq(workflowRuns.idempotencyKey, key));
+      return row;
+    });
+  }
+
   /** Workflow runs matching the filter, newest first. */
   async list(filter: WorkflowRunFilter = {}): Promise<WorkflowRun[]> {
     const { limit, offset } = resolvePage(filter);

@@ -1,0 +1,728 @@
+// Workflow files as the reference implementation's users write them (a subset of the CNCF
+// Serverless Workflow profile; see docs/workflows.md), read into the engine's model. Every
+// spelling seen in real files is accepted (`id`/`name`, `transition`/`next`, the task in
+// `task`, `prompt`, `agentTask` or `input.task`, `operation: agent.run`, …); anything the engine
+// cannot run is a problem naming the state and the field, and all problems are reported at
+// once. Expressions are parsed here, so a syntax error is found at sync, not at run time.
+import { readYaml } from '@junction/config-templates';
+import { WorkflowError } from './errors.js';
+import {
+  ExpressionSyntaxError,
+  parseExpression,
+  parseProgram,
+  type Program,
+} from './expressions/index.js';
+import type {
+  AgentState,
+  ApprovalState,
+  Graph,
+  RetryPolicy,
+  State,
+  WorkflowModel,
+} from './model.js';
+
+/** Where and why a definition is wrong. */
+export interface DefinitionProblem {
+  /** The state's id, or undefined for the workflow's own fields. */
+  state?: string;
+  field: string;
+  message: string;
+}
+
+/** Default time an approval waits for a decision: one hour, as the reference's. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 3600;
+/** Longest approval wait and timer: thirty days. */
+const MAX_WAIT_MS = 30 * 24 * 3600 * 1000;
+/** Most concurrent iterations of a foreach. */
+const MAX_CONCURRENCY = 50;
+
+type Raw = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+class Problems {
+  readonly list: DefinitionProblem[] = [];
+  add(state: string | undefined, field: string, message: string): void {
+    this.list.push({ ...(state !== undefined ? { state } : {}), field, message });
+  }
+}
+
+/**
+ * A duration as the reference writes them (Go style: `500ms`, `30s`, `5m`, `1h30m`), as
+ * ISO 8601 (`PT5M`), or a number of seconds. Undefined when it is none of these.
+ */
+export function parseDuration(value: unknown): number | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const go = /^((\d+(\.\d+)?)(ms|h|m|s))+$/;
+  if (go.test(text)) {
+    let ms = 0;
+    for (const [, n, , unit] of text.matchAll(/(\d+(?:\.\d+)?)()(ms|h|m|s)/g)) {
+      const amount = Number(n);
+      ms +=
+        unit === 'ms'
+          ? amount
+          : unit === 's'
+            ? amount * 1000
+            : unit === 'm'
+              ? amount * 60_000
+              : amount * 3_600_000;
+    }
+    return ms;
+  }
+  const iso =
+    /^P(?:(\d+)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(
+      text,
+    );
+  if (iso && text.length > 1 && !/T$/i.test(text)) {
+    const [, d, h, m, s] = iso;
+    return (
+      Number(d ?? 0) * 86_400_000 +
+      Number(h ?? 0) * 3_600_000 +
+      Number(m ?? 0) * 60_000 +
+      Number(s ?? 0) * 1000
+    );
+  }
+  return undefined;
+}
+
+function stateIdOf(raw: Raw): string | undefined {
+  const id = raw.id ?? raw.name;
+  return typeof id === 'string' && id.trim() !== '' ? id : undefined;
+}
+
+/** The state a state goes to next: `transition` wins over `next`, as in the reference. */
+function nextOf(raw: Raw, id: string, problems: Problems): string | undefined {
+  const next = raw.transition ?? raw.next;
+  if (next === undefined || next === null) return undefined;
+  if (typeof next === 'string' && next !== '') return next;
+  if (isObject(next) && typeof next.nextState === 'string') return next.nextState;
+  problems.add(
+    id,
+    raw.transition !== undefined ? 'transition' : 'next',
+    'must be the id of a state',
+  );
+  return undefined;
+}
+
+function stringField(raw: Raw, key: string, id: string, problems: Problems): string | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  problems.add(id, key, `must be a string, got ${JSON.stringify(value)?.slice(0, 60)}`);
+  return undefined;
+}
+
+function program(
+  source: unknown,
+  mode: 'expression' | 'program',
+  id: string,
+  field: string,
+  problems: Problems,
+): Program | undefined {
+  if (typeof source === 'boolean') source = source ? 'True' : 'False';
+  if (typeof source !== 'string' || source.trim() === '') {
+    problems.add(id, field, 'must be a Starlark expression, as a string');
+    return undefined;
+  }
+  try {
+    return mode === 'expression' ? parseExpression(source) : parseProgram(source);
+  } catch (err) {
+    if (err instanceof ExpressionSyntaxError) {
+      problems.add(id, field, `${err.message} (line ${err.line}, column ${err.column})`);
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+function retryOf(raw: unknown, id: string, problems: Problems): RetryPolicy | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isObject(raw)) {
+    problems.add(id, 'retry', 'must be an object such as {max_attempts: 3, backoff: exponential}');
+    return undefined;
+  }
+  const attempts = raw.max_attempts ?? raw.maxAttempts ?? 3;
+  if (
+    typeof attempts !== 'number' ||
+    !Number.isInteger(attempts) ||
+    attempts < 1 ||
+    attempts > 20
+  ) {
+    problems.add(id, 'retry.max_attempts', 'must be a whole number from 1 to 20');
+  }
+  const backoff = raw.backoff ?? 'exponential';
+  let initialMs = 1000;
+  let multiplier = 2;
+  if (backoff === 'fixed') multiplier = 1;
+  else if (backoff !== 'exponential') {
+    const ms = parseDuration(backoff);
+    if (ms === undefined) {
+      problems.add(
+        id,
+        'retry.backoff',
+        'must be "exponential", "fixed" or a duration such as "5s"',
+      );
+    } else {
+      initialMs = ms;
+      multiplier = 1;
+    }
+  }
+  const retryOn = raw.retry_on ?? raw.retryOn ?? [];
+  if (!Array.isArray(retryOn) || retryOn.some((x) => typeof x !== 'string')) {
+    problems.add(id, 'retry.retry_on', 'must be a list of strings (parts of error messages)');
+  }
+  return {
+    maxAttempts: typeof attempts === 'number' ? attempts : 3,
+    initialMs,
+    multiplier,
+    maxMs: 5 * 60_000,
+    retryOn: Array.isArray(retryOn) ? (retryOn as string[]) : [],
+  };
+}
+
+/** `$.a.b` or `a.b`: a path in the run context. */
+function pathField(raw: Raw, key: string, id: string, problems: Problems): string | undefined {
+  const value = stringField(raw, key, id, problems);
+  if (value === undefined) return undefined;
+  if (!/^(\$|\$\.)?[^\s]*$/.test(value)) problems.add(id, key, 'must be a path such as $.a.b');
+  return value;
+}
+
+/**
+ * The `operation` a state names, if any: `operation: agent.run`, or (the e2e files) an
+ * `input.task` of `agent.run` / `human.approval`.
+ */
+function operationOf(raw: Raw): string | undefined {
+  if (typeof raw.operation === 'string') return raw.operation;
+  if (isObject(raw.input) && typeof raw.input.task === 'string') {
+    const task = raw.input.task;
+    if (/^(agent\.run|agent\.hierarchy\.run|human\.approval|tool\.call|custom\.run)$/.test(task)) {
+      return task;
+    }
+  }
+  return undefined;
+}
+
+function agentState(raw: Raw, base: BaseFields, problems: Problems): AgentState {
+  const input = isObject(raw.input) ? raw.input : {};
+  const agent = raw.agent ?? input.agent;
+  if (typeof agent !== 'string' || agent.trim() === '') {
+    problems.add(base.id, 'agent', 'must name the agent to run (its name, or name@environment)');
+  }
+  const inputTask =
+    typeof input.task === 'string' && !/^agent\.(hierarchy\.)?run$/.test(input.task)
+      ? input.task
+      : undefined;
+  const task = [
+    raw.task,
+    raw.prompt,
+    raw.agentTask,
+    inputTask,
+    input.agent_task,
+    input.prompt,
+  ].find((t) => typeof t === 'string' && t.trim() !== '') as string | undefined;
+  const variables: Record<string, string> = {};
+  const vars = input.variables ?? raw.variables;
+  if (vars !== undefined) {
+    if (!isObject(vars)) problems.add(base.id, 'input.variables', 'must be an object of strings');
+    else
+      for (const [k, v] of Object.entries(vars)) {
+        variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      }
+  }
+  return {
+    ...base,
+    type: 'agent',
+    agent: typeof agent === 'string' ? agent : '',
+    task: task ?? '',
+    variables,
+  };
+}
+
+function approvalState(raw: Raw, base: BaseFields, problems: Problems): ApprovalState {
+  const input = isObject(raw.input) ? raw.input : {};
+  const message = [raw.message, raw.prompt, input.message, raw.approval_title].find(
+    (m) => typeof m === 'string' && m.trim() !== '',
+  );
+  if (message === undefined) {
+    problems.add(base.id, 'message', 'must say what the approver decides (message or prompt)');
+  }
+  const approvers = raw.approvers ?? input.approvers ?? [];
+  if (!Array.isArray(approvers) || approvers.some((a) => typeof a !== 'string')) {
+    problems.add(base.id, 'approvers', 'must be a list of names');
+  }
+  const timeout = raw.timeout_seconds ?? raw.timeoutSeconds ?? input.timeout_seconds;
+  let timeoutSeconds = DEFAULT_APPROVAL_TIMEOUT_SECONDS;
+  if (timeout !== undefined) {
+    if (
+      typeof timeout !== 'number' ||
+      !Number.isInteger(timeout) ||
+      timeout < 1 ||
+      timeout * 1000 > MAX_WAIT_MS
+    ) {
+      problems.add(
+        base.id,
+        'timeout_seconds',
+        'must be a whole number of seconds from 1 to 2592000 (30 days)',
+      );
+    } else timeoutSeconds = timeout;
+  }
+  const onRejected = raw.onRejected ?? raw.on_rejected ?? raw.onReject;
+  const onTimeout = raw.onTimeout ?? raw.on_timeout;
+  return {
+    ...base,
+    type: 'human_approval',
+    message: typeof message === 'string' ? message : '',
+    approvers: Array.isArray(approvers) ? (approvers as string[]) : [],
+    timeoutSeconds,
+    ...(typeof onRejected === 'string' ? { onRejected } : {}),
+    ...(typeof onTimeout === 'string' ? { onTimeout } : {}),
+  };
+}
+
+interface BaseFields {
+  id: string;
+  next?: string;
+  end?: boolean;
+  input?: string;
+  output?: string;
+  resultPath?: string;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+}
+
+const BLOCK_TYPES = new Set(['parallel', 'foreach', 'try']);
+
+/** One state of `states[]` (or of a block), checked and normalised. */
+function stateOf(
+  raw: unknown,
+  index: number,
+  where: string,
+  problems: Problems,
+): State | undefined {
+  if (!isObject(raw)) {
+    problems.add(`${where}[${index}]`, 'state', 'must be an object with id (or name) and type');
+    return undefined;
+  }
+  const id = stateIdOf(raw);
+  if (id === undefined) {
+    problems.add(`${where}[${index}]`, 'id', 'every state needs an id (or name)');
+    return undefined;
+  }
+  let type = raw.type;
+  if (typeof type !== 'string') {
+    problems.add(
+      id,
+      'type',
+      'must be one of agent, operation, inject, switch, transform, parallel, foreach, timer, try, human_approval, cron',
+    );
+    return undefined;
+  }
+  const base: BaseFields = { id };
+  const next = nextOf(raw, id, problems);
+  if (next !== undefined) base.next = next;
+  if (raw.end === true) base.end = true;
+  if (typeof raw.input === 'string') base.input = raw.input;
+  const output = raw.output ?? raw.outputPath;
+  if (typeof output === 'string') base.output = output;
+  const resultPath = pathField(raw, 'resultPath', id, problems);
+  if (resultPath !== undefined) base.resultPath = resultPath;
+  if (raw.timeout !== undefined) {
+    const ms = parseDuration(raw.timeout);
+    if (ms === undefined || ms <= 0)
+      problems.add(id, 'timeout', 'must be a duration such as "30s", "5m" or "PT1H"');
+    else base.timeoutMs = ms;
+  }
+  const retry = retryOf(raw.retry, id, problems);
+  if (retry !== undefined) base.retry = retry;
+
+  if (type === 'operation' || type === 'action' || type === 'function') {
+    const operation = operationOf(raw);
+    if (operation === 'agent.run' || operation === 'agent.hierarchy.run') type = 'agent';
+    else if (operation === 'human.approval') type = 'human_approval';
+    else {
+      problems.add(
+        id,
+        raw.operation !== undefined ? 'operation' : 'input.task',
+        `${JSON.stringify(operation ?? null)} is not an operation Junction runs; use agent.run or human.approval`,
+      );
+      return undefined;
+    }
+  }
+  switch (type) {
+    case 'agent':
+      return agentState(raw, base, problems);
+    case 'human_approval':
+    case 'await':
+      return approvalState(raw, base, problems);
+    case 'inject':
+    case 'set': {
+      const data = raw.data ?? (isObject(raw.input) ? raw.input.data : undefined);
+      if (data === undefined || data === null)
+        problems.add(id, 'data', 'must hold the data to inject');
+      return { ...base, type: 'inject', data: data ?? null };
+    }
+    case 'switch': {
+      const conditions: Array<{ if: Program; source: string; next: string }> = [];
+      if (!Array.isArray(raw.conditions) && raw.defaultNext === undefined) {
+        problems.add(id, 'conditions', 'must be a list of {if, next}');
+      }
+      (Array.isArray(raw.conditions) ? raw.conditions : []).forEach((c: unknown, i: number) => {
+        if (!isObject(c) || typeof c.next !== 'string') {
+          problems.add(id, `conditions[${i}]`, 'must be {if: <condition>, next: <state id>}');
+          return;
+        }
+        const parsed = program(
+          c.if ?? c.condition,
+          'expression',
+          id,
+          `conditions[${i}].if`,
+          problems,
+        );
+        if (parsed)
+          conditions.push({ if: parsed, source: String(c.if ?? c.condition), next: c.next });
+      });
+      const defaultNext = raw.defaultNext ?? raw.default;
+      const dataPath = pathField(raw, 'dataPath', id, problems);
+      return {
+        ...base,
+        type: 'switch',
+        conditions,
+        ...(typeof defaultNext === 'string' ? { defaultNext } : {}),
+        ...(dataPath !== undefined ? { dataPath } : {}),
+      };
+    }
+    case 'transform': {
+      const expression = program(raw.expression, 'program', id, 'expression', problems);
+      return expression ? { ...base, type: 'transform', expression } : undefined;
+    }
+    case 'timer':
+    case 'sleep':
+    case 'delay': {
+      const source = raw.duration ?? (isObject(raw.input) ? raw.input.duration : undefined);
+      const ms = parseDuration(source);
+      if (ms === undefined || ms > MAX_WAIT_MS) {
+        problems.add(
+          id,
+          'duration',
+          'must be a duration up to 30 days, such as "30s", "5m", "1h30m" or "PT5M"',
+        );
+      }
+      return { ...base, type: 'timer', durationMs: ms ?? 0 };
+    }
+    case 'parallel': {
+      if (!Array.isArray(raw.branches) || raw.branches.length === 0) {
+        problems.add(id, 'branches', 'must be a list of branches, each with states (or an agent)');
+        return undefined;
+      }
+      const join = isObject(raw.join) ? raw.join.mode : undefined;
+      if (join !== undefined && join !== 'all')
+        problems.add(id, 'join.mode', 'only "all" is supported');
+      const aggregation = raw.outputAggregation;
+      if (aggregation !== undefined && aggregation !== 'merge' && aggregation !== 'array') {
+        problems.add(id, 'outputAggregation', 'must be merge or array');
+      }
+      const branches: Graph[] = [];
+      const names: string[] = [];
+      raw.branches.forEach((b: unknown, i: number) => {
+        const name = isObject(b) ? (stateIdOf(b) ?? `branch_${i}`) : `branch_${i}`;
+        names.push(name);
+        const graph = blockOf(b, `${id}.branches[${i}]`, problems, name);
+        if (graph) branches.push(graph);
+      });
+      return {
+        ...base,
+        type: 'parallel',
+        branches,
+        branchNames: names,
+        aggregation: aggregation === 'array' ? 'array' : 'merge',
+      } as State;
+    }
+    case 'foreach': {
+      const itemsPath = pathField(raw, 'itemsPath', id, problems);
+      if (itemsPath === undefined)
+        problems.add(id, 'itemsPath', 'must be the path of the list to go through');
+      const itemName = raw.itemName ?? raw.itemVariable ?? 'item';
+      if (typeof itemName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(itemName)) {
+        problems.add(id, 'itemName', 'must be a name such as item');
+      }
+      const concurrency = raw.maxConcurrency ?? 1;
+      if (
+        typeof concurrency !== 'number' ||
+        !Number.isInteger(concurrency) ||
+        concurrency > MAX_CONCURRENCY
+      ) {
+        problems.add(id, 'maxConcurrency', `must be a whole number up to ${MAX_CONCURRENCY}`);
+      }
+      // The dataflow examples' shorthand: the agent (and task) on the foreach state itself.
+      const iterator =
+        raw.iterator !== undefined
+          ? raw.iterator
+          : raw.agent !== undefined
+            ? { agent: raw.agent, task: raw.task ?? raw.prompt, input: raw.input }
+            : undefined;
+      if (iterator === undefined) {
+        problems.add(id, 'iterator', 'must hold the states run for each item (or name an agent)');
+        return undefined;
+      }
+      const graph = blockOf(iterator, `${id}.iterator`, problems, `${id}_item`);
+      const aggregation = raw.outputAggregation;
+      return graph
+        ? ({
+            ...base,
+            type: 'foreach',
+            itemsPath: itemsPath ?? '',
+            itemName: typeof itemName === 'string' ? itemName : 'item',
+            maxConcurrency: typeof concurrency === 'number' && concurrency > 0 ? concurrency : 1,
+            iterator: graph,
+            aggregation: aggregation === 'array' ? 'array' : 'object',
+          } as State)
+        : undefined;
+    }
+    case 'try': {
+      const tryBlock = blockOf(raw.try, `${id}.try`, problems);
+      const catchBlock =
+        raw.catch === undefined ? undefined : blockOf(raw.catch, `${id}.catch`, problems);
+      const finallyBlock =
+        raw.finally === undefined ? undefined : blockOf(raw.finally, `${id}.finally`, problems);
+      if (raw.try === undefined) problems.add(id, 'try', 'must hold the states to try');
+      return tryBlock
+        ? {
+            ...base,
+            type: 'try',
+            try: tryBlock,
+            ...(catchBlock ? { catch: catchBlock } : {}),
+            ...(finallyBlock ? { finally: finallyBlock } : {}),
+          }
+        : undefined;
+    }
+    case 'cron':
+    case 'schedule': {
+      const cron = raw.cron;
+      if (typeof cron !== 'string' || cron.trim() === '')
+        problems.add(id, 'cron', 'must be a cron expression such as "0 9 * * *"');
+      const timezone = raw.timezone;
+      return {
+        ...base,
+        type: 'cron',
+        cron: typeof cron === 'string' ? cron : '',
+        ...(typeof timezone === 'string' ? { timezone } : {}),
+        enabled: raw.enabled !== false,
+        triggerInput: raw.input ?? null,
+      } as State;
+    }
+    default:
+      problems.add(
+        id,
+        'type',
+        `${JSON.stringify(type)} is not a state type Junction runs; use agent, operation (agent.run, human.approval), inject, switch, transform, parallel, foreach, timer, try, human_approval or cron`,
+      );
+      return undefined;
+  }
+}
+
+/**
+ * A block of states (a parallel branch, a foreach iterator, a try/catch/finally block):
+ * `{start?, states}`, or the agent shorthand `{agent, task?}` of the dataflow examples.
+ */
+function blockOf(
+  raw: unknown,
+  where: string,
+  problems: Problems,
+  name?: string,
+): Graph | undefined {
+  if (!isObject(raw)) {
+    problems.add(where, 'states', 'must be a block {states: [...]} (or name an agent)');
+    return undefined;
+  }
+  if (!Array.isArray(raw.states) && raw.agent !== undefined && !BLOCK_TYPES.has(String(raw.type))) {
+    const id = name ?? stateIdOf(raw) ?? 'agent';
+    const state = agentState({ ...raw, type: 'agent' }, { id }, problems);
+    return { start: id, states: new Map([[id, state]]), inOrder: [id], block: true };
+  }
+  if (!Array.isArray(raw.states) || raw.states.length === 0) {
+    problems.add(where, 'states', 'must be a non-empty list of states');
+    return undefined;
+  }
+  return graphOf(
+    raw.states,
+    typeof raw.start === 'string' ? raw.start : undefined,
+    where,
+    problems,
+    true,
+  );
+}
+
+function graphOf(
+  rawStates: unknown[],
+  start: string | undefined,
+  where: string,
+  problems: Problems,
+  block: boolean,
+): Graph | undefined {
+  const states = new Map<string, State>();
+  const order: string[] = [];
+  rawStates.forEach((raw, i) => {
+    const state = stateOf(raw, i, where, problems);
+    if (!state) return;
+    if (states.has(state.id))
+      problems.add(state.id, 'id', 'is used by two states; ids must be unique');
+    states.set(state.id, state);
+    order.push(state.id);
+  });
+  const first = start ?? order[0];
+  if (first === undefined) return undefined;
+  if (start !== undefined && !states.has(start) && order.length === rawStates.length) {
+    problems.add(
+      undefined,
+      block ? `${where}.start` : 'start',
+      `names no state: ${JSON.stringify(start)}`,
+    );
+  }
+  for (const state of states.values()) {
+    const targets: Array<[string, string | undefined]> = [['next', state.next]];
+    if (state.type === 'switch') {
+      state.conditions.forEach((c, i) => targets.push([`conditions[${i}].next`, c.next]));
+      targets.push(['defaultNext', state.defaultNext]);
+    }
+    if (state.type === 'human_approval') {
+      targets.push(['onRejected', state.onRejected], ['onTimeout', state.onTimeout]);
+    }
+    for (const [field, target] of targets) {
+      if (target !== undefined && !states.has(target) && order.length === rawStates.length) {
+        problems.add(
+          state.id,
+          field,
+          `names no state of this ${block ? 'block' : 'workflow'}: ${JSON.stringify(target)}`,
+        );
+      }
+    }
+  }
+  return { start: first, states, inOrder: order, block };
+}
+
+/** The workflow in `source` (YAML or JSON text), or WORKFLOW_INVALID listing every problem. */
+export function parseWorkflow(source: string, file: string, fallbackId?: string): WorkflowModel {
+  const read = readYaml(source);
+  if (!read.ok) {
+    const where =
+      read.problem.line !== undefined
+        ? ` (line ${read.problem.line}, column ${read.problem.column})`
+        : '';
+    throw new WorkflowError(
+      'WORKFLOW_INVALID',
+      `Invalid workflow file ${file}: ${read.problem.reason}${where}.`,
+      { file, problems: [{ field: 'file', message: read.problem.reason }] },
+    );
+  }
+  return workflowOf(read.value, file, fallbackId);
+}
+
+/** The workflow in an already-parsed definition (a stored one, or a request's). */
+export function workflowOf(value: unknown, file: string, fallbackId?: string): WorkflowModel {
+  const problems = new Problems();
+  if (!isObject(value)) {
+    throw invalid(file, [
+      { field: 'file', message: 'must be a mapping with id, start and states' },
+    ]);
+  }
+  const id = typeof value.id === 'string' && value.id.trim() !== '' ? value.id : fallbackId;
+  if (id === undefined) problems.add(undefined, 'id', 'must be the workflow id, a string');
+  else if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
+    problems.add(
+      undefined,
+      'id',
+      'must be 1 to 128 letters, digits, ".", "-" or "_", starting with a letter or digit',
+    );
+  }
+  const name = typeof value.name === 'string' && value.name.trim() !== '' ? value.name : (id ?? '');
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    if (value[key] !== undefined && !isObject(value[key]))
+      problems.add(undefined, key, 'must be a JSON Schema object');
+  }
+  if (!Array.isArray(value.states) || value.states.length === 0) {
+    problems.add(undefined, 'states', 'must be a non-empty list of states');
+    throw invalid(file, problems.list);
+  }
+  const start =
+    typeof value.start === 'string'
+      ? value.start
+      : isObject(value.start) && typeof value.start.stateName === 'string'
+        ? value.start.stateName
+        : undefined;
+  const graph = graphOf(value.states, start, 'states', problems, false);
+  // A cron trigger as the start state is the scheduler's: a run starts at its next state.
+  if (graph) {
+    const first = graph.states.get(graph.start);
+    if (first?.type === 'cron') {
+      if (first.next === undefined) {
+        problems.add(first.id, 'next', 'a cron trigger must name the state a run starts at');
+      } else graph.start = first.next;
+    }
+  }
+  let timeoutMs: number | undefined;
+  const timeouts = value.timeouts;
+  if (isObject(timeouts) && timeouts.workflowExecTimeout !== undefined) {
+    const raw = isObject(timeouts.workflowExecTimeout)
+      ? timeouts.workflowExecTimeout.duration
+      : timeouts.workflowExecTimeout;
+    timeoutMs = parseDuration(raw);
+    if (timeoutMs === undefined)
+      problems.add(undefined, 'timeouts.workflowExecTimeout', 'must be a duration');
+  } else if (value.timeout !== undefined) {
+    timeoutMs = parseDuration(value.timeout);
+    if (timeoutMs === undefined)
+      problems.add(undefined, 'timeout', 'must be a duration such as "1h"');
+  }
+  if (problems.list.length > 0 || !graph || id === undefined) throw invalid(file, problems.list);
+  return {
+    id,
+    name,
+    ...(typeof value.version === 'string' || typeof value.version === 'number'
+      ? { version: String(value.version) }
+      : {}),
+    description: typeof value.description === 'string' ? value.description : '',
+    ...(isObject(value.inputSchema) ? { inputSchema: value.inputSchema } : {}),
+    ...(isObject(value.outputSchema) ? { outputSchema: value.outputSchema } : {}),
+    graph,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+}
+
+function invalid(file: string, problems: DefinitionProblem[]): WorkflowError {
+  const lines = problems.map(
+    (p) => `  ${p.state !== undefined ? `state "${p.state}": ` : ''}${p.field}: ${p.message}`,
+  );
+  return new WorkflowError(
+    'WORKFLOW_INVALID',
+    `Invalid workflow file ${file}:\n${lines.join('\n')}`,
+    { file, problems },
+  );
+}
+
+/** The trigger of a workflow whose first state is `cron`, for the scheduler. */
+export function cronTriggerOf(
+  value: unknown,
+): { cron: string; timezone?: string; enabled: boolean; input: unknown } | undefined {
+  if (!isObject(value) || !Array.isArray(value.states)) return undefined;
+  const startId = typeof value.start === 'string' ? value.start : undefined;
+  const first = (value.states as unknown[]).find(
+    (s) => isObject(s) && (startId === undefined || stateIdOf(s) === startId),
+  );
+  if (
+    !isObject(first) ||
+    (first.type !== 'cron' && first.type !== 'schedule') ||
+    typeof first.cron !== 'string'
+  )
+    return undefined;
+  return {
+    cron: first.cron,
+    ...(typeof first.timezone === 'string' ? { timezone: first.timezone } : {}),
+    enabled: first.enabled !== false,
+    input: first.input ?? null,
+  };
+}

@@ -1,0 +1,232 @@
+// The workers that advance workflow runs: any number of processes sharing the store poll for
+// a due run, take it under a lease (renewed while they advance it), replay it as far as it
+// goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
+// a lease that runs out, and the next poll anywhere takes the run over.
+import { newWorkerId } from '@junction/agent-core/runs';
+import type { WorkflowRun } from '@junction/store';
+import { isStoreError } from '@junction/store';
+import { Advance, SPAN_WORKFLOW_RUN, type AdvanceResult, type EngineDeps } from './engine.js';
+import { workflowOf } from './definition.js';
+import type { WorkflowModel } from './model.js';
+import { withSpan } from '@junction/telemetry';
+
+export interface WorkflowWorkersOptions extends EngineDeps {
+  workerId?: string;
+  /** Runs advanced at once by this process. Default 4. */
+  concurrency?: number;
+  /** How often an idle worker looks for a due run. Default 500 ms. */
+  pollMs?: number;
+  /** How long a run is held without a renewal before another worker may take it. Default 60 s. */
+  leaseMs?: number;
+  /** Told of every run that ended (for the workflow.failed alert and waiters). */
+  onFinished?: (run: WorkflowRun) => void;
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Advances workflow runs; see the file comment. */
+export class WorkflowWorkers {
+  readonly workerId: string;
+  readonly #o: Required<Pick<WorkflowWorkersOptions, 'concurrency' | 'pollMs' | 'leaseMs'>> &
+    WorkflowWorkersOptions;
+  readonly #inFlight = new Map<number, AbortController>();
+  readonly #models = new Map<number, WorkflowModel>();
+  readonly #waiters = new Map<number, Set<(run: WorkflowRun) => void>>();
+  #loops: Promise<void>[] = [];
+  #running = false;
+  #wake: Array<() => void> = [];
+
+  constructor(options: WorkflowWorkersOptions) {
+    this.#o = { concurrency: 4, pollMs: 500, leaseMs: 60_000, ...options };
+    this.workerId = options.workerId ?? `${newWorkerId()}:wf`;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
+  }
+
+  running(): boolean {
+    return this.#running;
+  }
+
+  /** A run became due (started, or an approval decided): wakes an idle worker at once. */
+  due(): void {
+    const waiting = this.#wake.splice(0, 1);
+    for (const wake of waiting) wake();
+  }
+
+  /** Resolves when the run ends in this process (or at once if it already has). */
+  onEnd(runId: number, listener: (run: WorkflowRun) => void): () => void {
+    const set = this.#waiters.get(runId) ?? new Set();
+    set.add(listener);
+    this.#waiters.set(runId, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#waiters.delete(runId);
+    };
+  }
+
+  /** Runs being advanced by this process now. */
+  inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Stops taking runs and gives advances in flight `drainMs` to reach a wait; the rest are
+   * stopped where they are (a step in flight is resumed by whoever takes the run next).
+   */
+  async stop(options: { drainMs?: number } = {}): Promise<void> {
+    this.#running = false;
+    for (const wake of this.#wake.splice(0)) wake();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.drainMs ?? 10_000);
+    });
+    const all = Promise.all(this.#loops);
+    if ((await Promise.race([all.then(() => 'done' as const), deadline])) === 'timeout') {
+      for (const controller of this.#inFlight.values()) controller.abort(new Error('stopping'));
+      await all;
+    }
+    clearTimeout(timer);
+  }
+
+  async #work(): Promise<void> {
+    while (this.#running) {
+      let run: WorkflowRun | undefined;
+      try {
+        run = await this.#o.store.workflowRuns.claimNext(this.workerId, this.#o.leaseMs);
+      } catch (err) {
+        this.#o.logger.error('could not look for a due workflow run', { error: messageOf(err) });
+      }
+      if (run === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            this.#wake = this.#wake.filter((w) => w !== wake);
+            resolve();
+          }, this.#o.pollMs);
+          const wake = (): void => {
+            clearTimeout(timer);
+            resolve();
+          };
+          this.#wake.push(wake);
+        });
+        continue;
+      }
+      await this.advance(run);
+    }
+  }
+
+  /** Advances one run this worker holds, as far as it goes, and hands it back. */
+  async advance(run: WorkflowRun): Promise<void> {
+    const { store, logger } = this.#o;
+    const log = logger.child({ workflow_run_id: run.id, workflow: run.workflowKey });
+    const controller = new AbortController();
+    this.#inFlight.set(run.id, controller);
+    const renew = setInterval(
+      () => {
+        void store.workflowRuns.renewLease(run.id, this.workerId, this.#o.leaseMs).then(
+          (held) => {
+            if (!held) controller.abort(new Error('the run was cancelled or taken over'));
+          },
+          () => undefined,
+        );
+      },
+      Math.max(1000, this.#o.leaseMs / 3),
+    );
+    renew.unref();
+    try {
+      if (run.timeoutAt !== null && run.timeoutAt <= (this.#o.now?.() ?? new Date())) {
+        await this.#finish(run, {
+          kind: 'finished',
+          status: 'timed_out',
+          error: 'the workflow run took longer than its timeout',
+        });
+        return;
+      }
+      let model = this.#models.get(run.id);
+      if (model === undefined) {
+        model = workflowOf(
+          run.definition,
+          `workflow run ${run.id} (${run.workflowKey})`,
+          run.workflowKey,
+        );
+        this.#models.set(run.id, model);
+      }
+      const steps = await store.workflowSteps.list(run.id);
+      const result = await withSpan(
+        this.#o.tracer ?? noTracer,
+        SPAN_WORKFLOW_RUN,
+        { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
+        () => new Advance(this.#o, run, model, steps, controller.signal).run(),
+      );
+      if (result.kind === 'finished') {
+        await this.#finish(run, result);
+        return;
+      }
+      let wakeAt = result.wakeAt;
+      if (run.timeoutAt !== null && (wakeAt === null || run.timeoutAt < wakeAt))
+        wakeAt = run.timeoutAt;
+      const held = await store.workflowRuns.release(run.id, this.workerId, {
+        status: result.approval ? 'waiting_approval' : 'running',
+        wakeAt,
+        ...(result.currentStep !== undefined ? { currentStep: result.currentStep } : {}),
+      });
+      if (held) {
+        log.info(result.approval ? 'workflow run waiting for approval' : 'workflow run waiting', {
+          wake_at: wakeAt?.toISOString() ?? null,
+          step: result.currentStep,
+        });
+      }
+    } catch (err) {
+      if (controller.signal.aborted) {
+        log.info('workflow run advance stopped', { reason: messageOf(controller.signal.reason) });
+        return;
+      }
+      log.error('workflow run failed unexpectedly', { error: messageOf(err) });
+      await this.#finish(run, { kind: 'finished', status: 'failed', error: messageOf(err) }).catch(
+        () => undefined,
+      );
+    } finally {
+      clearInterval(renew);
+      this.#inFlight.delete(run.id);
+    }
+  }
+
+  async #finish(
+    run: WorkflowRun,
+    result: Extract<AdvanceResult, { kind: 'finished' }>,
+  ): Promise<void> {
+    const { store, logger } = this.#o;
+    try {
+      const ended = await store.workflowRuns.finish(run.id, this.workerId, {
+        status: result.status,
+        ...(result.output !== undefined ? { output: result.output } : {}),
+        ...(result.error !== undefined ? { error: result.error } : {}),
+      });
+      this.#models.delete(run.id);
+      const fields = { workflow_run_id: run.id, workflow: run.workflowKey, status: ended.status };
+      if (ended.status === 'completed') logger.info('workflow run completed', fields);
+      else logger.warn('workflow run ended', { ...fields, error: ended.error });
+      this.#o.onFinished?.(ended);
+      for (const listener of this.#waiters.get(run.id) ?? []) listener(ended);
+    } catch (err) {
+      // Cancelled (or taken over) meanwhile: whoever did that reports the end.
+      if (!isStoreError(err, 'CONFLICT')) throw err;
+    }
+  }
+}
+
+/** A tracer that records nothing, for processes without tracing. */
+const noTracer = {
+  startActiveSpan: (_name: string, _options: unknown, fn: (span: unknown) => unknown) =>
+    fn({
+      end: () => undefined,
+      setAttributes: () => undefined,
+      setAttribute: () => undefined,
+      recordException: () => undefined,
+      setStatus: () => undefined,
+      spanContext: () => ({ traceId: '', spanId: '' }),
+    }),
+} as unknown as NonNullable<EngineDeps['tracer']>;

@@ -1,0 +1,273 @@
+// The engine with real parts (harness.ts): every state type, data flow between steps, agent
+// steps through the one run door, waits that hold no worker.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { startWorkflowRun } from '../src/index.js';
+import { createHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await createHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const start = (workflow_id: string, input: unknown = {}) =>
+  startWorkflowRun({ store: h.store, due: () => h.workers.due() }, { workflow_id, input, source: 'api' });
+
+describe('the workflow engine', () => {
+  it('runs inject → agent → switch → agent → transform, each step recorded once, agent runs linked', async () => {
+    h.agent('triager');
+    h.agent('fixer');
+    h.workflow(
+      'pipeline.workflow.yaml',
+      `id: pipeline
+name: Pipeline
+start: init
+inputSchema:
+  type: object
+  properties: {ticket: {type: string}}
+  required: [ticket]
+states:
+  - id: init
+    type: inject
+    data: {threshold: 5}
+    resultPath: config
+    transition: triage
+  - id: triage
+    type: agent
+    agent: triager
+    task: "Rate ticket {{ ticket }} from 1 to 10"
+    resultPath: rating
+    transition: route
+  - id: route
+    type: switch
+    dataPath: rating
+    conditions:
+      - if: "score > config.threshold"
+        next: fix
+    defaultNext: done
+  - id: fix
+    type: agent
+    agent: fixer
+    prompt: "Fix {{ ticket }} (score {{ rating.score }})"
+    transition: done
+  - id: done
+    type: transform
+    expression: |
+      {"ticket": workflow.input.ticket, "score": rating.score, "fixed": hasattr(steps, "fix")}
+    end: true
+`,
+    );
+    await h.sync();
+    h.fake.script([{ text: '{"score": 8}' }, { text: 'fixed it' }]);
+    const { run } = await start('pipeline', { ticket: 'T-1' });
+    const ended = await h.waitFor(run.id);
+    expect(ended).toMatchObject({ status: 'completed', output: { ticket: 'T-1', score: 8, fixed: true } });
+    // The agent saw the rendered task.
+    const tasks = h.fake.requests.map((r) => JSON.stringify(r.body.messages));
+    expect(tasks[0]).toContain('Rate ticket T-1 from 1 to 10');
+    expect(tasks[1]).toContain('Fix T-1 (score 8)');
+    const steps = await h.store.workflowSteps.list(run.id);
+    expect(steps.map((s) => [s.stepName, s.status, s.attempt])).toEqual([
+      ['init', 'completed', 1],
+      ['triage', 'completed', 1],
+      ['route', 'completed', 1],
+      ['fix', 'completed', 1],
+      ['done', 'completed', 1],
+    ]);
+    const agentSteps = steps.filter((s) => s.type === 'agent');
+    for (const s of agentSteps) {
+      const agentRun = await h.store.runs.get(s.runId!);
+      expect(agentRun).toMatchObject({ status: 'completed', source: 'workflow' });
+    }
+  });
+
+  it('refuses input that does not fit the inputSchema, naming the field, and writes no run', async () => {
+    h.workflow(
+      'strict.workflow.yaml',
+      `id: strict
+start: a
+inputSchema: {type: object, properties: {n: {type: integer}}, required: [n]}
+states:
+  - {id: a, type: inject, data: {x: 1}, end: true}
+`,
+    );
+    await h.sync();
+    await expect(start('strict', {})).rejects.toMatchObject({
+      code: 'WORKFLOW_INPUT_INVALID',
+      message: expect.stringContaining('input.n is required'),
+    });
+    await expect(start('strict', { n: 'two' })).rejects.toMatchObject({
+      code: 'WORKFLOW_INPUT_INVALID',
+      message: expect.stringContaining('input.n must be integer'),
+    });
+    expect(await h.store.workflowRuns.list({})).toEqual([]);
+  });
+
+  it('runs parallel branches and a foreach with bounded concurrency, nested, and joins their outputs', async () => {
+    h.agent('checker');
+    h.workflow(
+      'fanout.workflow.yaml',
+      `id: fanout
+start: setup
+states:
+  - id: setup
+    type: inject
+    data: {services: [{name: api}, {name: web}, {name: db}]}
+    resultPath: ctx
+    transition: both
+  - id: both
+    type: parallel
+    branches:
+      - name: checks
+        states:
+          - id: each
+            type: foreach
+            itemsPath: ctx.services
+            itemName: svc
+            maxConcurrency: 2
+            iterator:
+              states:
+                - id: look
+                  type: transform
+                  expression: '{"service": svc.name, "position": _index}'
+                  end: true
+            end: true
+      - name: summary
+        states:
+          - id: count
+            type: transform
+            expression: '{"total": len(ctx.services)}'
+            end: true
+    resultPath: joined
+    transition: finish
+  - id: finish
+    type: transform
+    expression: |
+      {"names": [r.output.service for r in joined.checks.results], "total": joined.summary.total}
+    end: true
+`,
+    );
+    await h.sync();
+    const { run } = await start('fanout');
+    const ended = await h.waitFor(run.id);
+    expect(ended.error).toBeNull();
+    expect(ended.output).toEqual({ names: ['api', 'web', 'db'], total: 3 });
+  });
+
+  it('catches a failing step in try/catch, exposes _error, and runs finally', async () => {
+    h.workflow(
+      'guarded.workflow.yaml',
+      `id: guarded
+start: attempt
+states:
+  - id: attempt
+    type: try
+    try:
+      states:
+        - {id: boom, type: transform, expression: "1 // 0", end: true}
+    catch:
+      states:
+        - {id: handle, type: transform, expression: '{"handled": _error}', end: true}
+    finally:
+      states:
+        - {id: cleanup, type: inject, data: {cleaned: true}, end: true}
+    transition: after
+  - id: after
+    type: transform
+    expression: '{"block": attempt.block, "why": attempt.catch_output.handled}'
+    end: true
+`,
+    );
+    await h.sync();
+    const { run } = await start('guarded');
+    const ended = await h.waitFor(run.id);
+    expect(ended.status).toBe('completed');
+    expect(ended.output).toMatchObject({ block: 'catch' });
+    expect(String((ended.output as { why: string }).why)).toContain('division by zero');
+  });
+
+  it('waits on a timer as a row with a due time, holding no worker, then goes on', async () => {
+    h.workflow(
+      'nap.workflow.yaml',
+      `id: nap
+start: sleep
+states:
+  - {id: sleep, type: timer, duration: 600ms, transition: after}
+  - {id: after, type: inject, data: {woke: true}, resultPath: out, end: true}
+`,
+    );
+    await h.sync();
+    const { run } = await start('nap');
+    const waiting = await h.waitFor(run.id, ['running'], 5_000);
+    // Released: nobody holds it while it sleeps.
+    await new Promise((r) => setTimeout(r, 200));
+    const asleep = await h.store.workflowRuns.get(run.id);
+    expect(asleep?.workerId).toBeNull();
+    expect(asleep?.wakeAt?.getTime()).toBeGreaterThan(Date.now());
+    expect(h.workers.inFlight()).toBe(0);
+    expect(waiting.id).toBe(run.id);
+    const ended = await h.waitFor(run.id);
+    expect(ended).toMatchObject({ status: 'completed', output: { woke: true } });
+  });
+
+  it('fails a run whose agent step fails, naming the step, unless retry succeeds', async () => {
+    h.agent('flaky');
+    h.workflow(
+      'retrying.workflow.yaml',
+      `id: retrying
+start: call
+states:
+  - id: call
+    type: agent
+    agent: flaky
+    task: do it
+    retry: {max_attempts: 2, backoff: 100ms}
+    end: true
+`,
+    );
+    h.workflow(
+      'once.workflow.yaml',
+      `id: once
+start: call
+states:
+  - {id: call, type: agent, agent: flaky, task: do it, end: true}
+`,
+    );
+    await h.sync();
+    h.fake.script([{ error: { status: 400, message: 'bad request' } }, { text: 'second time lucky' }]);
+    const { run } = await start('retrying');
+    const ended = await h.waitFor(run.id);
+    expect(ended).toMatchObject({ status: 'completed', output: { response: 'second time lucky' } });
+    const attempts = await h.store.workflowSteps.list(run.id);
+    expect(attempts.map((s) => [s.attempt, s.status])).toEqual([
+      [1, 'failed'],
+      [2, 'completed'],
+    ]);
+    h.fake.script([{ error: { status: 400, message: 'bad request' } }]);
+    const { run: single } = await start('once');
+    const failed = await h.waitFor(single.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain('state "call"');
+  });
+
+  it('refuses a loop that never ends after 1000 visits of a state', async () => {
+    h.workflow(
+      'forever.workflow.yaml',
+      `id: forever
+start: spin
+states:
+  - id: spin
+    type: switch
+    conditions:
+      - {if: "True", next: spin}
+`,
+    );
+    await h.sync();
+    const { run } = await start('forever');
+    const ended = await h.waitFor(run.id, undefined, 60_000);
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toContain('more than 1000 times');
+  }, 90_000);
+});
