@@ -69,6 +69,7 @@ export const NOTIFICATION_EVENTS = [
   'agent.failed',
   'agent.timeout',
   'scheduler.error',
+  'workflow.failed',
 ] as const;
 /** OpenTelemetry trace samplers (the values OTEL_TRACES_SAMPLER accepts). */
 export const TRACE_SAMPLERS = [

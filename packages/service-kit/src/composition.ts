@@ -17,6 +17,12 @@ import {
   type Tracing,
 } from '@junction/telemetry';
 import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
+import {
+  approvalRequestedPayload,
+  createWorkflowDoor,
+  WorkflowWorkers,
+  type WorkflowDoor,
+} from '@junction/workflows';
 import type express from 'express';
 import { keyRing } from './api-keys.js';
 import { hostGuard, isLoopback } from './host-guard.js';
@@ -49,6 +55,8 @@ export interface Executor {
   runner: AgentRunner;
   workers: RunWorkers;
   notifier: Notifier;
+  /** Advance workflow runs; their agent steps go through the run door. */
+  workflowWorkers: WorkflowWorkers;
 }
 
 export interface Composition {
@@ -64,6 +72,8 @@ export interface Composition {
   checkModel: ModelCheck;
   /** The one door for runs of this process. */
   runs: RunDoor;
+  /** The one door for workflow runs and approvals of this process. */
+  workflows: WorkflowDoor;
   /** Present when the process executes runs. */
   executor: Executor | undefined;
   /** The REST API with /health and /metrics. */
@@ -94,6 +104,8 @@ function buildExecutor(
   options: ComposeOptions,
   env: NodeJS.ProcessEnv,
   metrics: Metrics,
+  runDoor: (workers: RunWorkers) => RunDoor,
+  workflowDoor: WorkflowDoor,
 ): Executor {
   const { config, store, logger } = options;
   const serviceName = options.serviceName ?? 'junction';
@@ -126,6 +138,10 @@ function buildExecutor(
     ...(config.notifications.webhook_url ? { url: config.notifications.webhook_url } : {}),
     events: config.notifications.webhook_events,
     version: options.version,
+    ...(config.notifications.approval_webhook_url
+      ? { approvalUrl: config.notifications.approval_webhook_url }
+      : {}),
+    approvalTimeoutMs: config.notifications.approval_webhook_timeout * 1000,
   });
   // Every run this process finishes reaches the notifier, whoever submitted it.
   const workers = new RunWorkers({
@@ -135,7 +151,18 @@ function buildExecutor(
     concurrency: config.workers.concurrency,
     onFinished: (run) => notifier.runFinished(run),
   });
-  return { pool, tracing, runner, workers, notifier };
+  const workflowWorkers = new WorkflowWorkers({
+    store,
+    runs: runDoor(workers),
+    logger,
+    tracer: tracing.tracer,
+    onApprovalRequested: async (approval, run) => {
+      const links = await workflowDoor.links(approval.approvalId);
+      await notifier.approvalRequested(approvalRequestedPayload(approval, run, links));
+    },
+    onFinished: (run) => void notifier.workflowFinished(run),
+  });
+  return { pool, tracing, runner, workers, notifier, workflowWorkers };
 }
 
 /** Builds a process's pieces once from its config. */
@@ -155,15 +182,27 @@ export function composeService(options: ComposeOptions): Composition {
   }
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
-  const executor = options.executes ? buildExecutor(options, env, metrics) : undefined;
+  const runDoorFor = (workers?: RunWorkers): RunDoor =>
+    createRunDoor({
+      store,
+      checkModel,
+      ...(workers ? { dispatch: workers, endings: workers } : {}),
+    });
+  // A workflow run started or an approval decided here wakes this process's workflow workers.
+  let wakeWorkflows = (): void => undefined;
+  const workflows = createWorkflowDoor({
+    store,
+    publicUrl: config.webhook.public_url,
+    due: () => wakeWorkflows(),
+  });
+  const executor = options.executes
+    ? buildExecutor(options, env, metrics, runDoorFor, workflows)
+    : undefined;
+  if (executor) wakeWorkflows = () => executor.workflowWorkers.due();
   // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
   // rebinding); /mcp has its own Host and Origin check.
   const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
-  const runs = createRunDoor({
-    store,
-    checkModel,
-    ...(executor ? { dispatch: executor.workers, endings: executor.workers } : {}),
-  });
+  const runs = runDoorFor(executor?.workers);
   let started = false;
   let stopped: Promise<{ requeued: number }> | undefined;
   const mcpDeps = (): Omit<Parameters<typeof createMcpServer>[0], 'transport'> => {
@@ -190,6 +229,7 @@ export function composeService(options: ComposeOptions): Composition {
     metrics,
     checkModel,
     runs,
+    workflows,
     executor,
     restApp: () =>
       createRestApp(
@@ -236,6 +276,7 @@ export function composeService(options: ComposeOptions): Composition {
     async start(): Promise<void> {
       if (!executor || started) return;
       const recovered = await executor.workers.start();
+      executor.workflowWorkers.start();
       started = true;
       logger.info('workers started', {
         worker_id: executor.workers.workerId,
@@ -249,6 +290,8 @@ export function composeService(options: ComposeOptions): Composition {
         let requeued = 0;
         if (executor) {
           if (started) {
+            // Workflow steps stop first: an agent step's run is then drained like any other.
+            await executor.workflowWorkers.stop({ drainMs: Math.min(drainMs, 2_000) });
             ({ requeued } = await executor.workers.stop({ drainMs }));
             logger.info('workers stopped', { requeued });
           }

@@ -110,7 +110,10 @@ export type {
   WorkflowRunCreateInput,
   WorkflowRunPatch,
   WorkflowRunFilter,
+  WorkflowRunRelease,
 } from './repositories/workflow-runs.js';
+export { WORKFLOW_RUN_ENDED } from './repositories/workflow-runs.js';
+export { WORKFLOW_STEP_ENDED } from './repositories/workflow-steps.js';
 export type {
   WorkflowStepsRepository,
   WorkflowStepStartInput,

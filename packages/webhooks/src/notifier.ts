@@ -1,7 +1,7 @@
 // Alert events to notifications.webhook_url (spec §6.1): the run queue's onFinished and the
 // scheduler hand events here; deliveries go on in the background and never block or fail a run.
 import { NOTIFICATION_EVENTS } from '@junction/config-templates';
-import type { Run, Store } from '@junction/store';
+import type { Run, Store, WorkflowRun } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
 import { z } from 'zod';
 import { deliverWebhook } from './deliver-webhook.js';
@@ -34,6 +34,10 @@ export interface NotifierOptions {
   version: string;
   /** Clock for occurred_at when a run has no completion time. Default `() => new Date()`. */
   now?: () => Date;
+  /** notifications.approval_webhook_url: where approval.requested goes (always, when set). */
+  approvalUrl?: string;
+  /** notifications.approval_webhook_timeout, per attempt. Default 10 s. */
+  approvalTimeoutMs?: number;
 }
 
 /** What the scheduler reports when it could not start a scheduled run. */
@@ -51,6 +55,14 @@ export interface Notifier {
   runFinished(run: Run): Promise<void>;
   /** Sends scheduler.error if selected; resolves at once. */
   schedulerError(details: SchedulerErrorDetails): Promise<void>;
+  /**
+   * Sends an approval.requested payload (spec §2.3) to notifications.approval_webhook_url, when
+   * set: 3 attempts, each a notification_logs row; a delivery that fails leaves the approval
+   * pending. Resolves once handed over.
+   */
+  approvalRequested(payload: Record<string, unknown>): Promise<void>;
+  /** Sends workflow.failed (a workflow run that failed or timed out) if selected. */
+  workflowFinished(run: WorkflowRun): Promise<void>;
   /** Stops taking events and waits for deliveries in flight, at most `timeoutMs` (default 15 s), then abandons the rest. */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
@@ -95,24 +107,27 @@ export function createNotifier(options: NotifierOptions): Notifier {
   let closed = false;
 
   const send = (
-    event: NotificationEvent,
+    event: NotificationEvent | 'approval.requested',
     runId: number | undefined,
     build: () => Promise<unknown>,
+    to: string | undefined = selected.has(event) ? url : undefined,
   ): void => {
-    if (url === undefined || !selected.has(event)) return;
+    if (to === undefined) return;
     if (closed) {
       logger.warn('notification dropped: the notifier is closed', { event, run_id: runId });
       return;
     }
     const task = (async (): Promise<void> => {
       const payload = await build();
+      const approval = event === 'approval.requested';
+      const timeoutMs = approval ? options.approvalTimeoutMs : options.timeoutMs;
       await deliverWebhook({
         store,
         logger,
-        url,
+        url: to,
         eventType: event,
         payload,
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         ...(options.delaysMs !== undefined ? { delaysMs: options.delaysMs } : {}),
         ...(runId !== undefined ? { runId } : {}),
         signal: abort.signal,
@@ -163,6 +178,24 @@ export function createNotifier(options: NotifierOptions): Notifier {
         };
         return payload;
       });
+    },
+
+    async approvalRequested(payload: Record<string, unknown>): Promise<void> {
+      send('approval.requested', undefined, async () => payload, options.approvalUrl);
+    },
+
+    async workflowFinished(run: WorkflowRun): Promise<void> {
+      if (run.status !== 'failed' && run.status !== 'timed_out') return;
+      send('workflow.failed', undefined, async () => ({
+        event: 'workflow.failed',
+        occurred_at: (run.completedAt ?? now()).toISOString(),
+        workflow_run_id: run.id,
+        workflow_id: run.workflowKey,
+        workflow_name: run.workflowName,
+        status: run.status,
+        error: run.error === null ? null : redactText(run.error),
+        service: { name: 'junction', version: options.version },
+      }));
     },
 
     async close(closeOptions: { timeoutMs?: number } = {}): Promise<void> {

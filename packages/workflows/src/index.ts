@@ -33,3 +33,5 @@ export {
 export type { DecideDeps, DecisionInput } from './approvals.js';
 export { fileStem, syncWorkflows } from './sync-workflows.js';
 export type { SyncWorkflowsResult, WorkflowSyncReport } from './sync-workflows.js';
+export { createWorkflowDoor } from './workflow-door.js';
+export type { WorkflowDoor, WorkflowDoorDeps } from './workflow-door.js';

@@ -368,6 +368,11 @@ result = {"total": total, "count": len(input.items)}
   ],
   ['locals shadow scope names', 'input = 5\ninput + 1', 6],
   ['comprehension variables do not leak', 'x = "outer"\nys = [x for x in [1, 2]]\nx', 'outer'],
+  [
+    'a loop walks a snapshot, so growing the list inside it ends',
+    'xs = [1, 2]\nfor x in xs:\n    xs.append(x * 10)\nxs',
+    [1, 2, 10, 20],
+  ],
   ['loop variables do leak, as in Python', 'for i in range(3):\n    pass\ni', 2],
   [
     'a result built from filtered findings',
@@ -456,7 +461,7 @@ const SYNTAX_ERRORS: [string, 'expression' | 'program', string, number, number][
   ['1e400', 'expression', 'number is too large', 1, 1],
   ['12345678901234567890', 'expression', 'is too large', 1, 1],
   ['"\\u12"', 'expression', 'invalid \\u escape', 1, 2],
-  ['x = 1 if True', 'program', 'expected "else" but found end of line', 1, 13],
+  ['x = 1 if True', 'program', 'expected "else" but found end of line', 1, 14],
   ['[1 2]', 'expression', 'expected "]" but found number 2', 1, 4],
   ['input.', 'expression', 'expected a field name but found end of input', 1, 7],
   ['x[1, 2]', 'expression', 'expected "]" but found ","', 1, 4],

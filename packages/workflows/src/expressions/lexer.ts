@@ -16,9 +16,8 @@ export type TokenKind =
 
 export interface Token {
   readonly kind: TokenKind;
-  /** Source text (for strings: the decoded value is in `value`). */
-  readonly text: string;
-  readonly value: string | number | null;
+  readonly text: string; // source text
+  readonly value: string | number | null; // decoded number or string literal
   readonly line: number;
   readonly column: number;
 }
@@ -26,51 +25,34 @@ export interface Token {
 // Longest first, so `//=` wins over `//` and `/`.
 const OPERATORS = [
   '//=',
-  '==',
-  '!=',
-  '<=',
-  '>=',
-  '//',
-  '**',
-  '+=',
-  '-=',
-  '*=',
-  '/=',
-  '%=',
+  ...'== != <= >= // ** += -= *= /= %='.split(' '),
   ...'+-*/%<>=()[]{},:.;',
 ];
 /** Operators from other languages, with the word Starlark uses instead. */
-const HINTS = new Map([
-  ['&&', 'and'],
-  ['||', 'or'],
-  ['!', 'not'],
-]);
+const HINTS = Object.entries({ '&&': 'and', '||': 'or', '!': 'not' });
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const NUMBER =
   /0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?/y;
-const ESCAPES = new Map([
-  ['n', '\n'],
-  ['t', '\t'],
-  ['r', '\r'],
-  ['0', '\0'],
-  ['a', '\x07'],
-  ['b', '\b'],
-  ['f', '\f'],
-  ['v', '\v'],
-  ['\\', '\\'],
-  ["'", "'"],
-  ['"', '"'],
-]);
-const RADIX = new Map([
-  ['x', 16],
-  ['o', 8],
-  ['b', 2],
-]);
-const HEX_ESCAPES = new Map([
-  ['x', 2],
-  ['u', 4],
-  ['U', 8],
-]);
+const ESCAPES = new Map(
+  Object.entries({ n: '\n', t: '\t', r: '\r', 0: '\0', a: '\x07', b: '\b', f: '\f', v: '\v' }),
+);
+const RADIX = new Map(Object.entries({ x: 16, o: 8, b: 2 }));
+const HEX_ESCAPES = new Map(Object.entries({ x: 2, u: 4, U: 8 }));
+
+/** Throws a syntax error at a position; typed `never` so it can end an expression. */
+function bad(what: string, line: number, column: number): never {
+  throw new ExpressionSyntaxError(what, line, column);
+}
+
+function make(
+  kind: TokenKind,
+  line: number,
+  column: number,
+  text = '',
+  value: Token['value'] = null,
+): Token {
+  return { kind, text, value, line, column };
+}
 
 export class Lexer {
   private pos = 0;
@@ -96,15 +78,18 @@ export class Lexer {
     return tok;
   }
 
+  private get column(): number {
+    return this.pos - this.lineStart + 1;
+  }
+
   private scan(): Token {
     if (this.finished) return this.finished;
     for (;;) {
       if (this.layout && this.atLineStart && this.open.length === 0) {
         const start = this.pos;
         while (' \t\f'.includes(this.src[this.pos] ?? '-')) this.pos++;
-        const c = this.src[this.pos];
         // Blank and comment-only lines say nothing about indentation.
-        if (c !== undefined && c !== '\n' && c !== '\r' && c !== '#') {
+        if (!'\n\r#'.includes(this.src[this.pos] ?? '\n')) {
           this.atLineStart = false;
           const tok = this.indentation(this.src.slice(start, this.pos));
           if (tok) return tok;
@@ -113,16 +98,13 @@ export class Lexer {
       this.skipSpace();
       const c = this.src[this.pos];
       if (c === undefined) return this.end();
-      if (c === '\n' || c === '\r') {
-        const tok = this.make('newline', '', null, this.line, this.pos - this.lineStart + 1);
-        this.newline();
-        if (this.layout && this.open.length === 0) {
-          this.atLineStart = true;
-          if (this.last !== 'newline') return tok;
-        }
-        continue;
+      if (c !== '\n' && c !== '\r') return this.token();
+      const tok = make('newline', this.line, this.column);
+      this.newline();
+      if (this.layout && this.open.length === 0) {
+        this.atLineStart = true;
+        if (this.last !== 'newline') return tok;
       }
-      return this.token();
     }
   }
 
@@ -151,74 +133,64 @@ export class Lexer {
       this.indents = [cur]; // common indentation of a YAML block: the base level
       return undefined;
     }
-    const top = (): string => this.indents![this.indents!.length - 1]!;
+    const stack = this.indents;
+    const top = (): string => stack[stack.length - 1]!;
     if (cur === top()) return undefined;
     if (cur.startsWith(top())) {
-      this.indents.push(cur);
-      return this.make('indent', cur, null, this.line, column);
+      stack.push(cur);
+      return make('indent', this.line, column, cur);
     }
-    while (this.indents.length > 1 && top() !== cur && top().startsWith(cur)) {
-      this.indents.pop();
-      this.queue.push(this.make('dedent', '', null, this.line, column));
+    while (stack.length > 1 && top() !== cur && top().startsWith(cur)) {
+      stack.pop();
+      this.queue.push(make('dedent', this.line, column));
     }
-    if (top() !== cur) {
-      throw new ExpressionSyntaxError(
-        'indentation does not match any outer block',
-        this.line,
-        column,
-      );
-    }
+    if (top() !== cur) bad('indentation does not match any outer block', this.line, column);
     return this.queue.shift();
   }
 
   private end(): Token {
     const open = this.open[this.open.length - 1];
-    if (open)
-      throw new ExpressionSyntaxError(`"${open.text}" was never closed`, open.line, open.column);
-    const column = this.pos - this.lineStart + 1;
-    const eof = this.make('eof', '', null, this.line, column);
-    this.finished = eof;
-    if (!this.layout) return eof;
-    if (this.last !== 'newline') this.queue.push(this.make('newline', '', null, this.line, column));
+    if (open) bad(`"${open.text}" was never closed`, open.line, open.column);
+    this.finished = make('eof', this.line, this.column);
+    if (!this.layout) return this.finished;
+    if (this.last !== 'newline') this.queue.push(make('newline', this.line, this.column));
     for (let i = this.indents?.length ?? 0; i > 1; i--) {
-      this.queue.push(this.make('dedent', '', null, this.line, column));
+      this.queue.push(make('dedent', this.line, this.column));
     }
-    this.queue.push(eof);
+    this.queue.push(this.finished);
     return this.queue.shift()!;
   }
 
   private token(): Token {
+    const { line, column } = this;
     const start = this.pos;
-    const line = this.line;
-    const column = start - this.lineStart + 1;
     const c = this.src[start]!;
     NAME.lastIndex = start;
     const name = NAME.exec(this.src)?.[0];
-    if (name) {
-      const quote = this.src[start + name.length];
-      if (quote === '"' || quote === "'") {
-        if (name !== 'r' && name !== 'R') {
-          throw new ExpressionSyntaxError(`string prefix "${name}" is not supported`, line, column);
-        }
-        this.pos++;
-        return this.string(start, line, column, true);
+    const quote = name ? this.src[start + name.length] : c;
+    if (quote === '"' || quote === "'") {
+      if (name && name !== 'r' && name !== 'R') {
+        bad(`string prefix "${name}" is not supported`, line, column);
       }
-      this.pos += name.length;
-      return this.make('name', name, null, line, column);
+      this.pos += name ? 1 : 0;
+      return this.string(start, line, column, !!name);
     }
-    if (c === '"' || c === "'") return this.string(start, line, column, false);
+    if (name) {
+      this.pos += name.length;
+      return make('name', line, column, name);
+    }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(this.src[start + 1] ?? ''))) {
       return this.number(start, line, column);
     }
-    for (const [bad, word] of HINTS) {
-      if (this.src.startsWith(bad, start) && !this.src.startsWith('!=', start)) {
-        throw new ExpressionSyntaxError(`unexpected "${bad}" (use "${word}")`, line, column);
+    for (const [word, use] of HINTS) {
+      if (this.src.startsWith(word, start) && !this.src.startsWith('!=', start)) {
+        bad(`unexpected "${word}" (use "${use}")`, line, column);
       }
     }
     const op = OPERATORS.find((o) => this.src.startsWith(o, start));
-    if (!op) throw new ExpressionSyntaxError(`unexpected character "${c}"`, line, column);
+    if (!op) bad(`unexpected character "${c}"`, line, column);
     this.pos += op.length;
-    const tok = this.make('op', op, null, line, column);
+    const tok = make('op', line, column, op);
     if ('([{'.includes(op)) this.open.push(tok);
     else if (')]}'.includes(op)) this.open.pop(); // a mismatch is the parser's to report
     return tok;
@@ -228,60 +200,51 @@ export class Lexer {
     NUMBER.lastIndex = start;
     const text = NUMBER.exec(this.src)![0];
     this.pos += text.length;
-    const bad = (what: string): never => {
-      throw new ExpressionSyntaxError(what, line, column);
-    };
-    if (/[A-Za-z0-9_.]/.test(this.src[this.pos] ?? ''))
-      bad(`invalid number "${text}${this.src[this.pos]}"`);
+    const next = this.src[this.pos] ?? '';
+    if (/[A-Za-z0-9_.]/.test(next)) bad(`invalid number "${text}${next}"`, line, column);
     const digits = text.replace(/_/g, '');
     const radix = RADIX.get(/^0[a-z]/i.test(digits) ? digits[1]!.toLowerCase() : '');
     const isInt = radix !== undefined || !/[.eE]/.test(digits);
-    if (radix === undefined && isInt && /^0\d/.test(digits)) bad('leading zeros are not allowed');
+    if (!radix && isInt && /^0\d/.test(digits)) bad('leading zeros are not allowed', line, column);
     const value = radix ? parseInt(digits.slice(2), radix) : Number(digits);
-    if (!Number.isFinite(value)) bad('number is too large');
-    if (isInt && !Number.isSafeInteger(value)) bad(`integer ${text} is too large (limit 2^53)`);
-    return this.make('number', text, value, line, column);
+    if (!Number.isFinite(value)) bad('number is too large', line, column);
+    if (isInt && !Number.isSafeInteger(value)) bad(`integer ${text} is too large`, line, column);
+    return make('number', line, column, text, value);
   }
 
   private string(start: number, line: number, column: number, raw: boolean): Token {
     const q = this.src[this.pos]!;
-    const triple = this.src.startsWith(q + q + q, this.pos);
-    this.pos += triple ? 3 : 1;
+    const end = this.src.startsWith(q + q + q, this.pos) ? q + q + q : q;
+    this.pos += end.length;
     let out = '';
-    for (;;) {
+    while (!this.src.startsWith(end, this.pos)) {
       const c = this.src[this.pos];
-      if (c === undefined) throw new ExpressionSyntaxError('unterminated string', line, column);
-      if (c === q && (!triple || this.src.startsWith(q + q + q, this.pos))) {
-        this.pos += triple ? 3 : 1;
-        break;
+      if (c === undefined || (end === q && (c === '\n' || c === '\r'))) {
+        bad('unterminated string', line, column);
       }
       if (c === '\n' || c === '\r') {
-        if (!triple) throw new ExpressionSyntaxError('unterminated string', line, column);
         this.newline();
         out += '\n';
-      } else if (c === '\\') {
-        out += raw ? this.rawEscape() : this.escape();
-      } else {
+      } else if (c === '\\') out += this.escape(raw);
+      else {
         out += c;
         this.pos++;
       }
     }
-    return this.make('string', this.src.slice(start, this.pos), out, line, column);
+    this.pos += end.length;
+    return make('string', line, column, this.src.slice(start, this.pos), out);
   }
 
-  /** In raw strings a backslash stays, but it still keeps the next quote from ending the string. */
-  private rawEscape(): string {
+  private escape(raw: boolean): string {
+    const { line, column } = this;
     const next = this.src[this.pos + 1] ?? '';
-    const keep = next === '\\' || next === '"' || next === "'";
-    this.pos += keep ? 2 : 1;
-    return keep ? '\\' + next : '\\';
-  }
-
-  private escape(): string {
-    const line = this.line;
-    const column = this.pos - this.lineStart + 1;
-    const next = this.src[this.pos + 1] ?? '';
-    const simple = ESCAPES.get(next);
+    const quoted = next !== '' && '\\\'"'.includes(next);
+    if (raw) {
+      // A raw string keeps its backslashes, but one still stops the next quote ending the string.
+      this.pos += quoted ? 2 : 1;
+      return quoted ? '\\' + next : '\\';
+    }
+    const simple = quoted ? next : ESCAPES.get(next);
     if (simple !== undefined) {
       this.pos += 2;
       return simple;
@@ -297,21 +260,9 @@ export class Lexer {
       return '\\';
     }
     const hex = this.src.slice(this.pos + 2, this.pos + 2 + width);
-    const code = /^[0-9a-fA-F]+$/.test(hex) && hex.length === width ? parseInt(hex, 16) : -1;
-    if (code < 0 || code > 0x10ffff) {
-      throw new ExpressionSyntaxError(`invalid \\${next} escape`, line, column);
-    }
+    const code = hex.length === width && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : -1;
+    if (code < 0 || code > 0x10ffff) bad(`invalid \\${next} escape`, line, column);
     this.pos += 2 + width;
     return String.fromCodePoint(code);
-  }
-
-  private make(
-    kind: TokenKind,
-    text: string,
-    value: string | number | null,
-    line: number,
-    column: number,
-  ): Token {
-    return { kind, text, value, line, column };
   }
 }

@@ -43,63 +43,26 @@ export type Stmt =
   | { kind: 'for'; target: Target; iter: Expr; body: Stmt[] }
   | { kind: 'pass' | 'break' | 'continue' };
 
-const KEYWORDS = new Set(
-  'and or not in if elif else for pass break continue True False None'.split(' '),
-);
+const words = (s: string): Set<string> => new Set(s.split(' '));
+const KEYWORDS = words('and or not in if elif else for pass break continue True False None');
 /** Python keywords outside the subset: refused by name rather than as a puzzling parse error. */
-const UNSUPPORTED = new Set(
-  'def lambda while return class import from try except finally raise with yield del global nonlocal assert async await is as'.split(
-    ' ',
-  ),
+const UNSUPPORTED = words(
+  'def lambda while return class import from try except finally raise with yield del global nonlocal assert async await is as',
 );
-const CONSTANTS = new Map<string, null | boolean>([
-  ['True', true],
-  ['False', false],
-  ['None', null],
-]);
-const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
-const AUGMENTED = new Map<string, BinOp>([
-  ['+=', '+'],
-  ['-=', '-'],
-  ['*=', '*'],
-  ['/=', '/'],
-  ['//=', '//'],
-  ['%=', '%'],
-]);
-const TOKEN_NOUNS = new Map([
-  ['eof', 'end of input'],
-  ['newline', 'end of line'],
-  ['indent', 'indentation'],
-  ['dedent', 'end of block'],
-  ['string', 'a string'],
-]);
-const EXPR_START = new Set(['(', '[', '{', '-', '+']);
-const NOUNS: Record<Expr['kind'], string> = {
-  lit: 'a literal',
-  name: 'a name',
-  list: 'a list',
-  dict: 'a dict',
-  attr: 'a field',
-  index: 'an index',
-  slice: 'a slice',
-  call: 'a function call',
-  unary: 'an operator',
-  binary: 'an operator',
-  compare: 'a comparison',
-  logic: 'an operator',
-  cond: 'a conditional expression',
-  listcomp: 'a comprehension',
-  dictcomp: 'a comprehension',
-};
+const CONSTANTS = new Map(Object.entries({ True: true, False: false, None: null }));
+const COMPARISONS = words('== != < <= > >=');
+const EXPR_START = words('( [ { - +');
+const TOKEN_NOUNS = new Map(
+  Object.entries({ eof: 'end of input', newline: 'end of line', indent: 'indentation' }),
+);
+const NOUNS = new Map(Object.entries({ lit: 'a literal', call: 'a function call', slice: 'a slice' }));
 
 export function parseExpressionSource(source: string): Expr {
-  const p = new Parser(new Lexer(source, false));
-  return p.expressionMode();
+  return new Parser(new Lexer(source, false)).expressionMode();
 }
 
 export function parseProgramSource(source: string): Stmt[] {
-  const p = new Parser(new Lexer(source, true));
-  return p.programMode();
+  return new Parser(new Lexer(source, true)).programMode();
 }
 
 class Parser {
@@ -134,31 +97,29 @@ class Parser {
     return t;
   }
 
-  /** A method rather than `this.tok.kind`, which TypeScript would wrongly keep narrowed across advance(). */
-  private at(kind: TokenKind): boolean {
-    return this.tok.kind === kind;
-  }
-
   private peek(): Token {
     return (this.ahead ??= this.lexer.next());
   }
 
-  private isOp(text: string, t: Token = this.tok): boolean {
-    return t.kind === 'op' && t.text === text;
+  /** A method, not `this.tok.kind ===`, which TypeScript would keep narrowed across advance(). */
+  private at(kind: TokenKind): boolean {
+    return this.tok.kind === kind;
   }
 
-  private isKw(word: string): boolean {
-    return this.at('name') && this.tok.text === word;
+  /** Is the current token this operator or keyword? */
+  private is(text: string, t: Token = this.tok): boolean {
+    return (t.kind === 'op' || t.kind === 'name') && t.text === text;
   }
 
-  private expectOp(text: string): void {
-    if (!this.isOp(text)) throw this.unexpected(`"${text}"`);
+  /** Consumes the token if it is `text`. */
+  private accept(text: string): boolean {
+    if (!this.is(text)) return false;
     this.advance();
+    return true;
   }
 
-  private expectKw(word: string): void {
-    if (!this.isKw(word)) throw this.unexpected(`"${word}"`);
-    this.advance();
+  private expect(text: string): void {
+    if (!this.accept(text)) throw this.unexpected(`"${text}"`);
   }
 
   private enter(at: Token): void {
@@ -178,57 +139,46 @@ class Parser {
       return this.error(`"${t.text}" is not supported${hint}`, t);
     }
     const found =
-      TOKEN_NOUNS.get(t.kind) ?? (t.kind === 'number' ? `number ${t.text}` : `"${t.text}"`);
-    if (expected) return this.error(`expected ${expected} but found ${found}`, t);
-    return this.error(`unexpected ${found}`, t);
+      TOKEN_NOUNS.get(t.kind) ??
+      (t.kind === 'number' ? `number ${t.text}` : t.kind === 'string' ? 'a string' : `"${t.text}"`);
+    return this.error(expected ? `expected ${expected} but found ${found}` : `unexpected ${found}`, t);
   }
 
   // ---- statements ----
 
   private statement(): Stmt[] {
-    if (this.isKw('if')) return [this.ifStatement()];
-    if (this.isKw('for')) return [this.forStatement()];
+    if (this.is('if')) return [this.ifStatement()];
+    if (this.is('for')) return [this.forStatement()];
     return this.simpleLine();
   }
 
   /** One line of `;`-separated simple statements. */
   private simpleLine(): Stmt[] {
     const out = [this.simpleStatement()];
-    while (this.isOp(';')) {
-      this.advance();
-      if (this.at('newline') || this.at('eof')) break;
+    while (this.accept(';') && !this.at('newline') && !this.at('eof')) {
       out.push(this.simpleStatement());
     }
+    if (!this.at('eof') && !this.at('newline')) throw this.unexpected();
     if (this.at('newline')) this.advance();
-    else if (!this.at('eof')) throw this.unexpected();
     return out;
   }
 
   private simpleStatement(): Stmt {
     const start = this.tok;
-    if (this.isKw('pass')) {
-      this.advance();
-      return { kind: 'pass' };
-    }
-    if (this.isKw('break') || this.isKw('continue')) {
+    if (this.accept('pass')) return { kind: 'pass' };
+    if (this.is('break') || this.is('continue')) {
       if (this.loops === 0) throw this.error(`"${start.text}" outside a loop`, start);
       this.advance();
       return { kind: start.text as 'break' | 'continue' };
     }
     const e = this.testList();
-    if (this.isOp('=')) {
-      this.advance();
-      return { kind: 'assign', target: this.target(e, start), value: this.testList() };
-    }
-    const op = this.at('op') ? AUGMENTED.get(this.tok.text) : undefined;
-    if (op) {
-      const target = this.target(e, start);
-      if (target.kind === 'tuple')
-        throw this.error(`cannot use ${this.tok.text} on a tuple`, start);
-      this.advance();
-      return { kind: 'augassign', target, op, value: this.testList() };
-    }
-    return { kind: 'expr', expr: e };
+    if (this.accept('=')) return { kind: 'assign', target: this.target(e, start), value: this.testList() };
+    const aug = this.tok;
+    if (aug.kind !== 'op' || !/^(\+|-|\*|\/|\/\/|%)=$/.test(aug.text)) return { kind: 'expr', expr: e };
+    const target = this.target(e, start);
+    if (target.kind === 'tuple') throw this.error(`cannot use ${aug.text} on a tuple`, start);
+    this.advance();
+    return { kind: 'augassign', target, op: aug.text.slice(0, -1) as BinOp, value: this.testList() };
   }
 
   private ifStatement(): Stmt {
@@ -237,20 +187,15 @@ class Parser {
       this.advance(); // `if` or `elif`
       const cond = this.test();
       branches.push([cond, this.block()]);
-    } while (this.isKw('elif'));
-    let orelse: Stmt[] = [];
-    if (this.isKw('else')) {
-      this.advance();
-      orelse = this.block();
-    }
-    return { kind: 'if', branches, orelse };
+    } while (this.is('elif'));
+    return { kind: 'if', branches, orelse: this.accept('else') ? this.block() : [] };
   }
 
   private forStatement(): Stmt {
     this.advance();
     const start = this.tok;
     const target = this.target(this.targetList(), start);
-    this.expectKw('in');
+    this.expect('in');
     const iter = this.testList();
     this.loops++;
     const body = this.block();
@@ -260,18 +205,16 @@ class Parser {
 
   /** `:` then either statements on the same line or an indented block. */
   private block(): Stmt[] {
-    const colon = this.tok;
-    this.expectOp(':');
-    this.enter(colon);
+    this.enter(this.tok);
+    this.expect(':');
     let body: Stmt[] = [];
-    if (this.at('newline')) {
+    if (this.accept('') || !this.at('newline')) body = this.simpleLine();
+    else {
       this.advance();
       if (!this.at('indent')) throw this.error('expected an indented block', this.tok);
       this.advance();
       while (!this.at('dedent') && !this.at('eof')) body.push(...this.statement());
       if (this.at('dedent')) this.advance();
-    } else {
-      body = this.simpleLine();
     }
     this.depth--;
     return body;
@@ -279,17 +222,12 @@ class Parser {
 
   /** Checks that an expression parsed on the left of `=` (or after `for`) can be assigned to. */
   private target(e: Expr, at: Token): Target {
-    switch (e.kind) {
-      case 'name':
-      case 'index':
-        return e;
-      case 'list':
-        return { kind: 'tuple', items: e.items.map((item) => this.target(item, at)) };
-      case 'attr':
-        throw this.error(`cannot assign to field "${e.name}" (use x["${e.name}"] = ...)`, at);
-      default:
-        throw this.error(`cannot assign to ${NOUNS[e.kind]}`, at);
+    if (e.kind === 'name' || e.kind === 'index') return e;
+    if (e.kind === 'list') return { kind: 'tuple', items: e.items.map((i) => this.target(i, at)) };
+    if (e.kind === 'attr') {
+      throw this.error(`cannot assign to field "${e.name}" (use x["${e.name}"] = ...)`, at);
     }
+    throw this.error(`cannot assign to ${NOUNS.get(e.kind) ?? 'an expression'}`, at);
   }
 
   // ---- expressions, lowest precedence first ----
@@ -297,43 +235,33 @@ class Parser {
   /** Expressions separated by commas, as a tuple (list): `a, b = b, a`. */
   private testList(): Expr {
     const first = this.test();
-    if (!this.isOp(',')) return first;
+    if (!this.is(',')) return first;
     const items = [first];
-    while (this.isOp(',')) {
-      this.advance();
-      if (!this.startsExpression()) break;
-      items.push(this.test());
-    }
+    while (this.accept(',') && this.startsExpression()) items.push(this.test());
     return { kind: 'list', items };
   }
 
   /** Loop targets stop before `in`, so they are parsed at postfix level. */
   private targetList(): Expr {
     const first = this.postfix();
-    if (!this.isOp(',')) return first;
+    if (!this.is(',')) return first;
     const items = [first];
-    while (this.isOp(',')) {
-      this.advance();
-      if (this.isKw('in')) break;
-      items.push(this.postfix());
-    }
+    while (this.accept(',') && !this.is('in')) items.push(this.postfix());
     return { kind: 'list', items };
   }
 
   private startsExpression(): boolean {
     const t = this.tok;
-    if (t.kind === 'number' || t.kind === 'string') return true;
-    if (t.kind === 'name')
-      return !KEYWORDS.has(t.text) || t.text === 'not' || CONSTANTS.has(t.text);
-    return t.kind === 'op' && EXPR_START.has(t.text);
+    if (t.kind === 'name') return !KEYWORDS.has(t.text) || t.text === 'not' || CONSTANTS.has(t.text);
+    return t.kind === 'number' || t.kind === 'string' || (t.kind === 'op' && EXPR_START.has(t.text));
   }
 
   private test(): Expr {
     const then = this.or();
-    if (!this.isKw('if')) return then;
+    if (!this.is('if')) return then;
     this.enter(this.advance());
     const test = this.or();
-    this.expectKw('else');
+    this.expect('else');
     const otherwise = this.test();
     this.depth--;
     return { kind: 'cond', test, then, else: otherwise };
@@ -348,18 +276,13 @@ class Parser {
   }
 
   private logic(op: 'and' | 'or', next: () => Expr): Expr {
-    const first = next();
-    if (!this.isKw(op)) return first;
-    const operands = [first];
-    while (this.isKw(op)) {
-      this.advance();
-      operands.push(next());
-    }
-    return { kind: 'logic', op, operands };
+    const operands = [next()];
+    while (this.accept(op)) operands.push(next());
+    return operands.length > 1 ? { kind: 'logic', op, operands } : operands[0]!;
   }
 
   private not(): Expr {
-    if (!this.isKw('not')) return this.comparison();
+    if (!this.is('not')) return this.comparison();
     this.enter(this.advance());
     const operand = this.not();
     this.depth--;
@@ -367,19 +290,19 @@ class Parser {
   }
 
   private comparison(): Expr {
-    const first = this.chain(['+', '-'], () => this.term());
+    const sum = (): Expr => this.chain(['+', '-'], () => this.term());
+    const first = sum();
     const rest: [CmpOp, Expr][] = [];
     for (;;) {
       let op: CmpOp;
-      if (this.at('op') && COMPARISONS.has(this.tok.text)) op = this.tok.text as CmpOp;
-      else if (this.isKw('in')) op = 'in';
-      else if (this.isKw('not') && this.peek().kind === 'name' && this.peek().text === 'in') {
-        this.advance();
-        op = 'not in';
-      } else if (this.isKw('is')) throw this.unexpected();
+      if (this.tok.kind === 'op' && COMPARISONS.has(this.tok.text)) op = this.tok.text as CmpOp;
+      else if (this.is('in')) op = 'in';
+      else if (this.is('not') && this.is('in', this.peek())) op = 'not in';
+      else if (this.is('is')) throw this.unexpected();
       else break;
+      if (op === 'not in') this.advance();
       this.advance();
-      rest.push([op, this.chain(['+', '-'], () => this.term())]);
+      rest.push([op, sum()]);
     }
     return rest.length > 0 ? { kind: 'compare', first, rest } : first;
   }
@@ -391,15 +314,14 @@ class Parser {
   private chain(ops: string[], next: () => Expr): Expr {
     const first = next();
     const rest: [BinOp, Expr][] = [];
-    while (this.at('op') && ops.includes(this.tok.text)) {
-      const op = this.advance().text as BinOp;
-      rest.push([op, next()]);
+    while (this.tok.kind === 'op' && ops.includes(this.tok.text)) {
+      rest.push([this.advance().text as BinOp, next()]);
     }
     return rest.length > 0 ? { kind: 'binary', first, rest } : first;
   }
 
   private factor(): Expr {
-    if (!this.isOp('-') && !this.isOp('+')) return this.power();
+    if (!this.is('-') && !this.is('+')) return this.power();
     const t = this.advance();
     this.enter(t);
     const operand = this.factor();
@@ -412,35 +334,24 @@ class Parser {
 
   private power(): Expr {
     const base = this.postfix();
-    if (!this.isOp('**')) return base;
+    if (!this.is('**')) return base;
     this.enter(this.advance());
-    const exponent = this.factor(); // right-associative, and binds tighter than a unary minus on its left
+    const exponent = this.factor(); // right-associative; binds tighter than a unary minus on its left
     this.depth--;
     return { kind: 'binary', first: base, rest: [['**', exponent]] };
   }
 
-  /** An atom followed by `.name`, `[index]`, `[a:b]` and `(args)`. */
+  /** An atom followed by `.name`, `[index]`, `[a:b]` and `(args)`; each one is a level. */
   private postfix(): Expr {
     let e = this.atom();
     const saved = this.depth;
-    for (;;) {
-      const t = this.tok;
-      if (this.isOp('.')) {
-        this.enter(t);
-        this.advance();
-        const name = this.tok;
-        if (name.kind !== 'name') throw this.unexpected('a field name');
-        this.advance();
-        e = { kind: 'attr', obj: e, name: name.text };
-      } else if (this.isOp('(')) {
-        this.enter(t);
-        this.advance();
-        e = this.call(e);
-      } else if (this.isOp('[')) {
-        this.enter(t);
-        this.advance();
-        e = this.subscript(e);
-      } else break;
+    while (this.is('.') || this.is('(') || this.is('[')) {
+      const t = this.advance();
+      this.enter(t);
+      if (t.text === '(') e = this.call(e);
+      else if (t.text === '[') e = this.subscript(e);
+      else if (this.at('name')) e = { kind: 'attr', obj: e, name: this.advance().text };
+      else throw this.unexpected('a field name');
     }
     this.depth = saved;
     return e;
@@ -449,8 +360,8 @@ class Parser {
   private call(callee: Expr): Expr {
     const args: Expr[] = [];
     const kwargs: [string, Expr][] = [];
-    while (!this.isOp(')')) {
-      if (this.at('name') && this.isOp('=', this.peek())) {
+    while (!this.is(')')) {
+      if (this.at('name') && this.is('=', this.peek())) {
         const name = this.advance();
         this.advance();
         if (kwargs.some(([k]) => k === name.text)) {
@@ -458,46 +369,30 @@ class Parser {
         }
         kwargs.push([name.text, this.test()]);
       } else {
-        if (kwargs.length > 0)
-          throw this.error('positional argument follows keyword argument', this.tok);
+        if (kwargs.length > 0) throw this.error('positional argument follows keyword argument', this.tok);
         const arg = this.test();
         // A lone generator argument: any(x > 0 for x in xs).
-        args.push(this.isKw('for') && args.length === 0 ? this.listComp(arg) : arg);
+        args.push(this.is('for') && args.length === 0 ? this.listComp(arg) : arg);
       }
-      if (!this.isOp(',')) break;
-      this.advance();
+      if (!this.accept(',')) break;
     }
-    this.expectOp(')');
+    this.expect(')');
     return { kind: 'call', callee, args, kwargs };
   }
 
   private subscript(obj: Expr): Expr {
-    let lo: Expr | null = null;
-    if (!this.isOp(':')) {
-      lo = this.test();
-      if (this.isOp(']')) {
-        this.advance();
-        return { kind: 'index', obj, index: lo };
-      }
-      if (!this.isOp(':')) throw this.unexpected('"]"');
-    }
-    this.advance();
-    const hi = this.isOp(':') || this.isOp(']') ? null : this.test();
-    let step: Expr | null = null;
-    if (this.isOp(':')) {
-      this.advance();
-      if (!this.isOp(']')) step = this.test();
-    }
-    this.expectOp(']');
+    const lo = this.is(':') ? null : this.test();
+    if (lo && this.accept(']')) return { kind: 'index', obj, index: lo };
+    if (!this.accept(':')) throw this.unexpected('"]"');
+    const hi = this.is(':') || this.is(']') ? null : this.test();
+    const step = this.accept(':') && !this.is(']') ? this.test() : null;
+    this.expect(']');
     return { kind: 'slice', obj, lo, hi, step };
   }
 
   private atom(): Expr {
     const t = this.tok;
-    if (t.kind === 'number') {
-      this.advance();
-      return { kind: 'lit', value: t.value };
-    }
+    if (t.kind === 'number') return { kind: 'lit', value: this.advance().value };
     if (t.kind === 'string') {
       let value = '';
       while (this.at('string')) value += this.advance().value as string; // "a" "b" == "ab"
@@ -505,94 +400,60 @@ class Parser {
     }
     if (t.kind === 'name' && !UNSUPPORTED.has(t.text)) {
       const constant = CONSTANTS.get(t.text);
-      if (constant !== undefined) {
-        this.advance();
-        return { kind: 'lit', value: constant };
-      }
-      if (!KEYWORDS.has(t.text)) {
-        this.advance();
-        return { kind: 'name', name: t.text };
-      }
+      if (constant !== undefined) this.advance();
+      if (constant !== undefined) return { kind: 'lit', value: constant };
+      if (!KEYWORDS.has(t.text)) return { kind: 'name', name: this.advance().text };
     }
-    if (!this.isOp('(') && !this.isOp('[') && !this.isOp('{')) throw this.unexpected();
+    if (!this.is('(') && !this.is('[') && !this.is('{')) throw this.unexpected();
     this.enter(t);
     this.advance();
-    const e =
-      t.text === '(' ? this.parens() : t.text === '[' ? this.listDisplay() : this.dictDisplay();
+    const e = t.text === '(' ? this.parens() : t.text === '[' ? this.listDisplay() : this.dictDisplay();
     this.depth--;
     return e;
   }
 
   /** `()` is an empty tuple, `(x)` is x, `(x,)` and `(x, y)` are tuples (lists here). */
   private parens(): Expr {
-    if (this.isOp(')')) {
-      this.advance();
-      return { kind: 'list', items: [] };
-    }
+    if (this.accept(')')) return { kind: 'list', items: [] };
     const first = this.test();
-    if (this.isKw('for')) {
-      const comp = this.listComp(first);
-      this.expectOp(')');
-      return comp;
-    }
-    if (!this.isOp(',')) {
-      this.expectOp(')');
-      return first;
-    }
+    if (this.is('for')) return this.closed(this.listComp(first), ')');
+    if (this.accept(')')) return first;
     return { kind: 'list', items: this.rest(first, ')') };
   }
 
   private listDisplay(): Expr {
-    if (this.isOp(']')) {
-      this.advance();
-      return { kind: 'list', items: [] };
-    }
+    if (this.accept(']')) return { kind: 'list', items: [] };
     const first = this.test();
-    if (this.isKw('for')) {
-      const comp = this.listComp(first);
-      this.expectOp(']');
-      return comp;
-    }
+    if (this.is('for')) return this.closed(this.listComp(first), ']');
     return { kind: 'list', items: this.rest(first, ']') };
+  }
+
+  private closed(e: Expr, close: string): Expr {
+    this.expect(close);
+    return e;
   }
 
   /** The remaining comma-separated items of a display, through the closing bracket. */
   private rest(first: Expr, close: string): Expr[] {
     const items = [first];
-    while (this.isOp(',')) {
-      this.advance();
-      if (this.isOp(close)) break;
-      items.push(this.test());
-    }
-    this.expectOp(close);
+    while (this.accept(',') && !this.is(close)) items.push(this.test());
+    this.expect(close);
     return items;
   }
 
   private dictDisplay(): Expr {
-    if (this.isOp('}')) {
-      this.advance();
-      return { kind: 'dict', entries: [] };
-    }
+    if (this.accept('}')) return { kind: 'dict', entries: [] };
     const entry = (): [Expr, Expr] => {
       const key = this.test();
-      if (this.isOp(',') || this.isOp('}'))
-        throw this.error('set literals are not supported', this.tok);
-      this.expectOp(':');
+      if (this.is(',') || this.is('}')) throw this.error('set literals are not supported', this.tok);
+      this.expect(':');
       return [key, this.test()];
     };
     const [key, value] = entry();
-    if (this.isKw('for')) {
-      const clauses = this.clauses();
-      this.expectOp('}');
-      return { kind: 'dictcomp', key, value, clauses };
-    }
-    const entries: [Expr, Expr][] = [[key, value]];
-    while (this.isOp(',')) {
-      this.advance();
-      if (this.isOp('}')) break;
-      entries.push(entry());
-    }
-    this.expectOp('}');
+    if (this.is('for')) return this.closed({ kind: 'dictcomp', key, value, clauses: this.clauses() }, '}');
+    const entries = [[key, value] as [Expr, Expr]];
+    while (this.accept(',') && !this.is('}')) entries.push(entry());
+    this.expect('}');
     return { kind: 'dict', entries };
   }
 
@@ -600,10 +461,10 @@ class Parser {
     return { kind: 'listcomp', elt, clauses: this.clauses() };
   }
 
-  /** `for x in xs` followed by more `for` and `if` clauses. */
+  /** `for x in xs` followed by more `for` and `if` clauses; each clause is a level. */
   private clauses(): Clause[] {
     const out: Clause[] = [];
-    while (this.isKw('for') || (out.length > 0 && this.isKw('if'))) {
+    while (this.is('for') || (out.length > 0 && this.is('if'))) {
       const t = this.advance();
       this.enter(t);
       if (t.text === 'if') {
@@ -612,7 +473,7 @@ class Parser {
       }
       const start = this.tok;
       const target = this.target(this.targetList(), start);
-      this.expectKw('in');
+      this.expect('in');
       out.push({ kind: 'for', target, iter: this.or() });
     }
     this.depth -= out.length;

@@ -1,0 +1,136 @@
+// Everything a surface does with workflows, bound to one process's store, workers and public
+// address: the CLI, REST, MCP and the webhook port all take a WorkflowDoor, so they start,
+// decide, cancel and follow workflow runs the same way.
+import type { Approval, Store, WorkflowRun, WorkflowStep } from '@junction/store';
+import { isStoreError, WORKFLOW_RUN_ENDED } from '@junction/store';
+import {
+  approvalLinks,
+  approvalSigningKey,
+  approvalToken,
+  decideApproval,
+  verifyApprovalToken,
+  type DecisionInput,
+} from './approvals.js';
+import { WorkflowError } from './errors.js';
+import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
+
+export interface WorkflowDoor {
+  start(request: StartWorkflowRequest): Promise<{ run: WorkflowRun; replayed: boolean }>;
+  /** The run, or WORKFLOW_RUN_NOT_FOUND. */
+  get(runId: number): Promise<WorkflowRun>;
+  /** The run with its step attempts, in the order they began. */
+  inspect(
+    runId: number,
+  ): Promise<{ run: WorkflowRun; steps: WorkflowStep[]; approvals: Approval[] }>;
+  /** Cancels a run that has not ended (WORKFLOW_RUN_ENDED otherwise). */
+  cancel(runId: number): Promise<WorkflowRun>;
+  decide(approvalId: string, input: DecisionInput): Promise<Approval>;
+  /** The signed view/approve/reject URLs of an approval on the webhook port. */
+  links(approvalId: string): Promise<{ view_url: string; approve_url: string; reject_url: string }>;
+  /** True when `token` is the signed token of exactly this approval. */
+  verifyToken(approvalId: string, token: string): Promise<boolean>;
+  /**
+   * Resolves with the run once it has ended or waits for a person, or with its current state
+   * at `timeoutMs`; `onStep` hears of each step attempt as it begins and ends.
+   */
+  follow(
+    runId: number,
+    options: {
+      timeoutMs: number;
+      signal?: AbortSignal;
+      onStep?: (step: WorkflowStep) => void;
+      pollMs?: number;
+    },
+  ): Promise<WorkflowRun>;
+}
+
+export interface WorkflowDoorDeps {
+  store: Store;
+  /** webhook.public_url: the address approval links point at. */
+  publicUrl: string;
+  /** Told that a run is due (started, or an approval decided): wakes a worker of this process. */
+  due?: () => void;
+  now?: () => Date;
+}
+
+export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
+  const { store } = deps;
+  let key: Promise<Buffer> | undefined;
+  const signingKey = (): Promise<Buffer> => (key ??= approvalSigningKey(store));
+  const get = async (runId: number): Promise<WorkflowRun> => {
+    const run = await store.workflowRuns.get(runId);
+    if (!run) {
+      throw new WorkflowError(
+        'WORKFLOW_RUN_NOT_FOUND',
+        `No workflow run has id ${runId}; list them with \`junction workflow runs\`.`,
+        { workflow_run_id: runId },
+      );
+    }
+    return run;
+  };
+  return {
+    start: (request) =>
+      startWorkflowRun(
+        { store, ...(deps.due ? { due: deps.due } : {}), ...(deps.now ? { now: deps.now } : {}) },
+        request,
+      ),
+    get,
+    async inspect(runId) {
+      const run = await get(runId);
+      const [steps, approvals] = await Promise.all([
+        store.workflowSteps.list(runId),
+        store.approvals.list({ workflowRunId: runId, limit: 500 }),
+      ]);
+      return { run, steps, approvals };
+    },
+    async cancel(runId) {
+      await get(runId);
+      try {
+        return await store.workflowRuns.cancel(runId);
+      } catch (err) {
+        if (!isStoreError(err, 'CONFLICT')) throw err;
+        const run = await get(runId);
+        throw new WorkflowError(
+          'WORKFLOW_RUN_ENDED',
+          `Workflow run ${runId} already ended ${run.status}; only a run that has not ended can be cancelled.`,
+          { workflow_run_id: runId, status: run.status },
+        );
+      }
+    },
+    decide: (approvalId, input) =>
+      decideApproval(
+        { store, ...(deps.due ? { due: deps.due } : {}), ...(deps.now ? { now: deps.now } : {}) },
+        approvalId,
+        input,
+      ),
+    async links(approvalId) {
+      return approvalLinks(
+        deps.publicUrl,
+        approvalId,
+        approvalToken(await signingKey(), approvalId),
+      );
+    },
+    async verifyToken(approvalId, token) {
+      return verifyApprovalToken(await signingKey(), approvalId, token);
+    },
+    async follow(runId, options) {
+      const until = Date.now() + options.timeoutMs;
+      const seen = new Map<number, string>();
+      for (;;) {
+        const run = await get(runId);
+        if (options.onStep) {
+          for (const step of await store.workflowSteps.list(runId)) {
+            if (seen.get(step.id) !== step.status) {
+              seen.set(step.id, step.status);
+              options.onStep(step);
+            }
+          }
+        }
+        if (WORKFLOW_RUN_ENDED.includes(run.status) || run.status === 'waiting_approval')
+          return run;
+        if (Date.now() >= until || options.signal?.aborted) return run;
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+      }
+    },
+  };
+}
