@@ -2,6 +2,7 @@ import type { AgentCoreErrorCode } from '@junction/agent-core';
 import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
 import type { ServiceErrorCode } from '@junction/service-kit';
 import type { StoreErrorCode } from '@junction/store';
+import type { WorkflowErrorCode } from '@junction/workflows';
 import type { CliErrorCode } from './cli-error.js';
 
 /** Every code a command can end with: the CLI's own and those of the packages it uses. */
@@ -10,7 +11,8 @@ export type ExitCodeKey =
   | AgentCoreErrorCode
   | ConfigTemplatesErrorCode
   | ServiceErrorCode
-  | StoreErrorCode;
+  | StoreErrorCode
+  | WorkflowErrorCode;
 
 /** The one table mapping error codes from every package to process exit codes. */
 export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
@@ -52,6 +54,19 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   TOOL_NOT_FOUND: 4,
   TOOL_AMBIGUOUS: 4,
   SUB_AGENT_NOT_FOUND: 4,
+  // workflows and approvals
+  WORKFLOW_INVALID: 3,
+  WORKFLOW_INPUT_INVALID: 2,
+  WORKFLOW_AMBIGUOUS: 2,
+  WORKFLOW_NOT_FOUND: 4,
+  WORKFLOW_RUN_NOT_FOUND: 4,
+  APPROVAL_NOT_FOUND: 4,
+  WORKFLOW_DISABLED: 5,
+  WORKFLOW_RUN_ENDED: 5,
+  APPROVAL_DECIDED: 5,
+  APPROVAL_EXPIRED: 5,
+  APPROVER_NOT_ALLOWED: 2,
+  APPROVAL_TOKEN_INVALID: 2,
 };
 
 /** Exit code for an error code; 1 for anything unlisted. */

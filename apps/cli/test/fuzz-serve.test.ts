@@ -335,7 +335,7 @@ describe('a real `junction serve` under generated hostile requests', () => {
         const body = method === 'GET' || r() < 0.05 ? undefined : rawBody(r, validRun);
         const headers: Record<string, string> =
           r() < 0.1
-            ? pick(r, [
+            ? pick<Record<string, string>>(r, [
                 { 'content-type': 'text/plain' },
                 { 'content-encoding': 'gzip' },
                 { 'content-type': 'application/json; charset=utf-16' },

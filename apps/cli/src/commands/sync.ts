@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { SyncReport } from '@junction/agent-core/sync';
+import type { SyncWorkflowsResult } from '@junction/workflows';
 import { JunctionCommand } from '../base-command.js';
 
 /** A list of names cut to fit a table cell. */
@@ -10,8 +11,8 @@ function brief(names: string[], width = 40): string {
 
 export default class Sync extends JunctionCommand {
   static override description =
-    'Render the MCP templates of an environment, list the tools of every server, and store servers, tools and agents. ' +
-    'Exits 7 when any config, server or agent failed (the rest are still synced).';
+    'Render the MCP templates of an environment, list the tools of every server, and store servers, tools, agents and workflows. ' +
+    'Exits 7 when any config, server, agent or workflow failed (the rest are still synced).';
 
   static override examples = [
     '<%= config.bin %> sync default',
@@ -36,7 +37,7 @@ export default class Sync extends JunctionCommand {
 
   static override enableJsonFlag = true;
 
-  async run(): Promise<SyncReport> {
+  async run(): Promise<SyncReport & { workflows: SyncWorkflowsResult }> {
     const { args, flags } = await this.parse(Sync);
     const { createContext } = await import('../context.js');
     const { McpClientPool } = await import('@junction/agent-core/mcp');
@@ -48,14 +49,15 @@ export default class Sync extends JunctionCommand {
       requestTimeoutMs: flags.timeout * 1000,
       clientName: 'junction',
     });
-    let report: SyncReport;
+    let agentsReport: SyncReport;
+    let workflows: SyncWorkflowsResult;
     try {
       if (!this.jsonEnabled()) {
         this.log(
           `${flags['dry-run'] ? 'Dry run: ' : ''}syncing environment "${args.environment}"…`,
         );
       }
-      report = await syncEnvironment({
+      agentsReport = await syncEnvironment({
         workspace: ctx.workspace,
         store: await ctx.store(),
         pool,
@@ -82,10 +84,29 @@ export default class Sync extends JunctionCommand {
           }
         },
       });
+      const { syncWorkflows } = await import('@junction/workflows');
+      workflows = await syncWorkflows({
+        workspace: ctx.workspace,
+        store: await ctx.store(),
+        environment: args.environment,
+        dryRun: flags['dry-run'],
+      });
+      if (!this.jsonEnabled()) {
+        for (const w of workflows.workflows) {
+          this.log(
+            `workflow ${w.workflowId}  ${w.status}  (${w.change})` +
+              (w.error ? `  — ${w.error}` : ''),
+          );
+        }
+        for (const id of workflows.disabled)
+          this.log(`workflow ${id}  disabled (its file is gone or invalid)`);
+      }
     } finally {
       await pool.closeAll();
       await ctx.close();
     }
+    const workflowsOk = workflows.workflows.every((w) => w.status === 'synced');
+    const report = { ...agentsReport, ok: agentsReport.ok && workflowsOk, workflows };
     if (this.jsonEnabled()) {
       if (!report.ok) {
         this.logJson(report);
@@ -119,7 +140,8 @@ export default class Sync extends JunctionCommand {
     const t = report.totals;
     this.log(
       `\n${report.dryRun ? 'Would sync' : 'Synced'} ${t.configs} configs, ${t.servers} servers (${t.failedServers} failed), ` +
-        `${t.tools} tools, ${t.agents} agents (${t.failedAgents} failed)` +
+        `${t.tools} tools, ${t.agents} agents (${t.failedAgents} failed), ` +
+        `${workflows.workflows.length} workflows (${workflows.workflows.filter((w) => w.status !== 'synced').length} failed)` +
         (report.removedAgents.length
           ? `; removed agents: ${report.removedAgents.join(', ')}`
           : '') +
@@ -130,7 +152,7 @@ export default class Sync extends JunctionCommand {
     const variablesNote = variablesChangedNote(report);
     if (variablesNote !== undefined) this.log(variablesNote);
     if (!report.ok) {
-      this.logToStderr('Some configs, servers or agents failed; see the lines above.');
+      this.logToStderr('Some configs, servers, agents or workflows failed; see the lines above.');
       return this.exit(7);
     }
     return report;

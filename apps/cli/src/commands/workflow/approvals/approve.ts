@@ -1,0 +1,51 @@
+import { Args, Flags } from '@oclif/core';
+import { JunctionCommand } from '../../../base-command.js';
+
+export default class WorkflowApprovalsApprove extends JunctionCommand {
+  static override description =
+    'Approve a pending approval: its workflow run goes on. Exit 4 for an unknown id, 5 when it was already decided or has timed out.';
+
+  static override aliases = ['workflow:approve'];
+
+  static override examples = [
+    '<%= config.bin %> workflow approvals approve appr-7-review --comment "looks right" --approver alice',
+  ];
+
+  static override args = { id: Args.string({ description: 'approval id', required: true }) };
+
+  static override flags = {
+    comment: Flags.string({ description: 'why, recorded with the decision' }),
+    approver: Flags.string({
+      description: 'who decides (checked when the approval lists approvers)',
+    }),
+  };
+
+  static override enableJsonFlag = true;
+
+  async run(): Promise<Record<string, unknown>> {
+    const { args, flags } = await this.parse(WorkflowApprovalsApprove);
+    const { createContext } = await import('../../../context.js');
+    const { createWorkflowDoor } = await import('@junction/workflows');
+    const { approvalRow } = await import('../../../workflow-view.js');
+    const ctx = await createContext();
+    try {
+      const door = createWorkflowDoor({
+        store: await ctx.store(),
+        publicUrl: ctx.config.webhook.public_url,
+      });
+      const approval = await door.decide(args.id, {
+        decision: 'approved',
+        ...(flags.approver !== undefined ? { approver: flags.approver } : {}),
+        ...(flags.comment !== undefined ? { comment: flags.comment } : {}),
+        source: 'cli',
+      });
+      if (!this.jsonEnabled())
+        this.log(
+          `Approval ${approval.approvalId} approved; workflow run ${approval.workflowRunId} goes on.`,
+        );
+      return approvalRow(approval);
+    } finally {
+      await ctx.close();
+    }
+  }
+}
