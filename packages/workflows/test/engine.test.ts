@@ -13,7 +13,10 @@ afterEach(async () => {
 });
 
 const start = (workflow_id: string, input: unknown = {}) =>
-  startWorkflowRun({ store: h.store, due: () => h.workers.due() }, { workflow_id, input, source: 'api' });
+  startWorkflowRun(
+    { store: h.store, due: () => h.workers.due() },
+    { workflow_id, input, source: 'api' },
+  );
 
 describe('the workflow engine', () => {
   it('runs inject → agent → switch → agent → transform, each step recorded once, agent runs linked', async () => {
@@ -63,7 +66,10 @@ states:
     h.fake.script([{ text: '{"score": 8}' }, { text: 'fixed it' }]);
     const { run } = await start('pipeline', { ticket: 'T-1' });
     const ended = await h.waitFor(run.id);
-    expect(ended).toMatchObject({ status: 'completed', output: { ticket: 'T-1', score: 8, fixed: true } });
+    expect(ended).toMatchObject({
+      status: 'completed',
+      output: { ticket: 'T-1', score: 8, fixed: true },
+    });
     // The agent saw the rendered task.
     const tasks = h.fake.requests.map((r) => JSON.stringify(r.body.messages));
     expect(tasks[0]).toContain('Rate ticket T-1 from 1 to 10');
@@ -236,7 +242,10 @@ states:
 `,
     );
     await h.sync();
-    h.fake.script([{ error: { status: 400, message: 'bad request' } }, { text: 'second time lucky' }]);
+    h.fake.script([
+      { error: { status: 400, message: 'bad request' } },
+      { text: 'second time lucky' },
+    ]);
     const { run } = await start('retrying');
     const ended = await h.waitFor(run.id);
     expect(ended).toMatchObject({ status: 'completed', output: { response: 'second time lucky' } });

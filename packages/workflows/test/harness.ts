@@ -42,7 +42,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(options: { pollMs?: number } = {}): Promise<Harness> {
+export async function createHarness(
+  options: { pollMs?: number; workers?: boolean } = {},
+): Promise<Harness> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-wf-'));
   const workspace = new Workspace(resolvePaths({ XDG_CONFIG_HOME: home }));
   await workspace.init();
@@ -79,7 +81,8 @@ export async function createHarness(options: { pollMs?: number } = {}): Promise<
     maxRetries: 0,
   });
   const runWorkers = new RunWorkers({ store, runner, logger, pollMs: 50, concurrency: 4 });
-  await runWorkers.start();
+  // Without workers here, runs and workflow runs wait in the store for other processes.
+  if (options.workers !== false) await runWorkers.start();
   const door = createRunDoor({
     store,
     checkModel: () => undefined,
@@ -106,7 +109,7 @@ export async function createHarness(options: { pollMs?: number } = {}): Promise<
     return w;
   };
   const workers = newWorkers();
-  workers.start();
+  if (options.workers !== false) workers.start();
   const h: Harness = {
     home,
     dbFile,
@@ -143,13 +146,19 @@ export async function createHarness(options: { pollMs?: number } = {}): Promise<
       if (bad.length > 0) throw new Error(`workflow sync failed: ${JSON.stringify(bad)}`);
     },
     newWorkers,
-    async waitFor(runId, statuses = ['completed', 'failed', 'cancelled', 'timed_out'], ms = 15_000) {
+    async waitFor(
+      runId,
+      statuses = ['completed', 'failed', 'cancelled', 'timed_out'],
+      ms = 15_000,
+    ) {
       const until = Date.now() + ms;
       for (;;) {
         const run = await store.workflowRuns.get(runId);
         if (run && statuses.includes(run.status)) return run;
         if (Date.now() > until) {
-          throw new Error(`workflow run ${runId} is ${run?.status}, not ${statuses.join('/')}: ${run?.error ?? ''}`);
+          throw new Error(
+            `workflow run ${runId} is ${run?.status}, not ${statuses.join('/')}: ${run?.error ?? ''}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 25));
       }

@@ -26,7 +26,11 @@ describe('the reference implementation example workflow files', () => {
         valid.push(file);
       } catch (err) {
         if (!isWorkflowError(err, 'WORKFLOW_INVALID')) throw err;
-        const problems = err.details.problems as Array<{ state?: string; field: string; message: string }>;
+        const problems = err.details.problems as Array<{
+          state?: string;
+          field: string;
+          message: string;
+        }>;
         expect(problems.length).toBeGreaterThan(0);
         for (const p of problems) {
           expect(p.field.length).toBeGreaterThan(0);
