@@ -548,7 +548,19 @@ export class Advance {
       }
       case 'timed_out': {
         const output = { approved: false, ...decided };
-        if (row.status !== 'timed_out') await this.#update(row, { status: 'timed_out', output });
+        if (row.status !== 'timed_out') {
+          await this.#update(row, { status: 'timed_out', output });
+          // A timeout is a decision nobody made: audited like the others.
+          void store.auditLog
+            .record({
+              source: 'workflow',
+              action: 'approval_timed_out',
+              arguments: { approval_id: approval.approvalId },
+              outcome: 'success',
+              details: { workflow_run_id: this.#run.id, step: state.id },
+            })
+            .catch(() => undefined);
+        }
         if (state.onTimeout !== undefined)
           return { kind: 'done', output, merged: output, next: state.onTimeout };
         return {

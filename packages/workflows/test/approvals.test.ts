@@ -150,6 +150,10 @@ describe('human approval', () => {
     expect(ended.status).toBe('timed_out');
     expect(ended.error).toContain('not decided within 1 s');
     expect((await h.store.approvals.get(approvalId))?.status).toBe('timed_out');
+    await h.store.auditLog.flush();
+    expect(await h.store.auditLog.list({ action: 'approval_timed_out' })).toEqual([
+      expect.objectContaining({ source: 'workflow', outcome: 'success' }),
+    ]);
     await expect(
       decideApproval(deps(), approvalId, {
         decision: 'approved',

@@ -218,7 +218,7 @@ describe('expressions: no way into JS internals', () => {
     const loop: Record<string, unknown> = { a: 1 };
     loop.self = loop;
     expect(() => evaluate(parseExpression('input.a'), { input: loop as Value })).toThrow(
-      'the value of "input" contains itself',
+      'the value of "input" is nested too deeply (or contains itself)',
     );
   });
 
