@@ -345,7 +345,7 @@ describe('a real `junction serve` under generated hostile requests', () => {
       }
     }
 
-    // The webhook port: /execute, /runs/:run_id, /health.
+    // The webhook port: /execute, /runs/:run_id, /health, the approval URLs.
     for (let i = 0; i < PER_ROUTE * 2; i++) {
       await probe(
         '/execute',
@@ -367,6 +367,18 @@ describe('a real `junction serve` under generated hostile requests', () => {
         serve.ports.webhook,
         pick(r, ['GET', 'POST', 'DELETE']),
         `/health${queryString(r)}`,
+      );
+      const decision = pick(r, ['', '/approve', '/reject']);
+      const token =
+        r() < 0.5
+          ? `?token=${encode(String(pick(r, NASTY_STRINGS)).slice(0, 500))}`
+          : queryString(r);
+      await probe(
+        `/workflow-approvals/:id${decision}`,
+        serve.ports.webhook,
+        decision === '' || r() < 0.2 ? 'GET' : 'POST',
+        `/workflow-approvals/${pathParam(r, 1)}${decision}${token}`,
+        decision === '' ? undefined : rawBody(r, { comment: 'ok', approver: 'alice' }),
       );
     }
 
@@ -441,19 +453,22 @@ describe('a real `junction serve` under generated hostile requests', () => {
           : {}),
       });
     };
-    const tools = [
-      'call_agent',
-      'create_agent',
-      'discover_tools',
-      'get_agent_details',
-      'inspect_run',
-      'list_agents',
-      'list_environments',
-      'list_mcp_configs',
-      'list_runs',
-      'list_tools',
-      'update_agent',
-    ];
+    // Every tool the server lists (the workflow tools included).
+    const listed = await send(
+      serve.ports.mcp,
+      'POST',
+      '/mcp',
+      JSON.stringify({ jsonrpc: '2.0', id: 1_000_000, method: 'tools/list' }),
+      session,
+    );
+    const listText = (listed as Answer).text;
+    const listData = listText.split('\n').find((l) => l.startsWith('data: '));
+    const tools = (
+      JSON.parse(listData ? listData.slice(6) : listText) as {
+        result: { tools: Array<{ name: string }> };
+      }
+    ).result.tools.map((t) => t.name);
+    expect(tools.length).toBeGreaterThanOrEqual(19);
     let id = 1;
     for (const tool of tools) {
       for (let i = 0; i < PER_TOOL; i++) {

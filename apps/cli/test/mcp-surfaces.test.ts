@@ -17,16 +17,24 @@ const inspector = path.resolve(here, '../node_modules/.bin/mcp-inspector');
 const KEY = 'sk-mcp-surface-key-55555';
 
 const TOOLS = [
+  'approve_workflow_step',
   'call_agent',
+  'cancel_workflow_run',
   'create_agent',
   'discover_tools',
   'get_agent_details',
+  'get_workflow_run',
   'inspect_run',
   'list_agents',
   'list_environments',
   'list_mcp_configs',
   'list_runs',
   'list_tools',
+  'list_workflow_approvals',
+  'list_workflow_runs',
+  'list_workflows',
+  'reject_workflow_step',
+  'start_workflow_run',
   'update_agent',
 ];
 

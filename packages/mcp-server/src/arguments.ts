@@ -1,6 +1,7 @@
 // Argument schemas shared by the tools. Reference clients send ids as strings of digits;
 // numbers are accepted too, anything else is refused with a message that says what to send.
 import { z } from 'zod';
+import { hasControlCharacter } from '@junction/config-templates';
 
 /** Largest `limit` a list tool accepts. */
 export const MAX_LIST_LIMIT = 500;
@@ -63,4 +64,44 @@ export function pageArgs(defaultLimit: number): {
       'How many to skip, for paging. Default 0.',
     ).optional(),
   };
+}
+
+/** Longest workflow id, approval id or approver name an argument may carry. */
+export const MAX_REF_LENGTH = 200;
+
+/** A string of at most MAX_REF_LENGTH characters, not blank, without control characters. */
+function refString(field: string, message: string): z.ZodString {
+  return z
+    .string({ error: message })
+    .max(MAX_REF_LENGTH, { error: `${field} must be at most ${MAX_REF_LENGTH} characters` })
+    .refine((text) => text.trim().length > 0 && !hasControlCharacter(text), { error: message });
+}
+
+/**
+ * A workflow argument: the workflow's id in its file (`"incident-triage"`), or its row id from
+ * list_workflows (`"3"` or `3`). Passed on as sent; the workflows package resolves it.
+ */
+export function workflowRefArg(
+  field: string,
+  description: string,
+): z.ZodType<string | number, string | number> {
+  const message = `${field} must be a workflow's id: the id in its file, such as "incident-triage", or its id from list_workflows`;
+  return z
+    .union(
+      [
+        refString(field, message),
+        z
+          .number({ error: message })
+          .int({ error: message })
+          .min(1, { error: `${field} must be 1 or more` })
+          .max(Number.MAX_SAFE_INTEGER, { error: `${field} is too large to be an id` }),
+      ],
+      { error: message },
+    )
+    .describe(description);
+}
+
+/** A text argument naming something by a string id or a name (approval_id, approver). */
+export function refArg(field: string, what: string, description: string): z.ZodString {
+  return refString(field, `${field} must be ${what}`).describe(description);
 }

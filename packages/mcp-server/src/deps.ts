@@ -4,9 +4,15 @@ import type { RunDoor } from '@junction/agent-core/runs';
 import type { Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
+import type { WorkflowDoor } from '@junction/workflows';
 
 /** Default wait of a synchronous call_agent: 300 s. */
 export const DEFAULT_WAIT_MS = 300_000;
+/**
+ * How long start_workflow_run with wait=true follows its run: 55 s, so the answer arrives before
+ * the 60 s a client of the MCP SDK waits for a request by default.
+ */
+export const DEFAULT_WORKFLOW_WAIT_MS = 55_000;
 
 export interface McpServerDeps {
   store: Store;
@@ -14,6 +20,11 @@ export interface McpServerDeps {
   pool: McpClientPool;
   /** The one door for runs: call_agent submits through it and waits on it. */
   runs: RunDoor;
+  /**
+   * The one door for workflow runs and approvals. Without it the workflow tools are still
+   * listed and answer WORKFLOWS_UNAVAILABLE.
+   */
+  workflows?: WorkflowDoor;
   logger: Logger;
   /** Server version reported in initialize. */
   version: string;
@@ -23,12 +34,15 @@ export interface McpServerDeps {
   processEnv?: NodeJS.ProcessEnv;
   /** call_agent waits at most this long when the caller gives no timeout. Default 300 s. */
   defaultWaitMs?: number;
+  /** start_workflow_run with wait=true follows its run at most this long. Default 55 s. */
+  workflowWaitMs?: number;
 }
 
 /** Deps with their defaults filled in. */
 export interface ResolvedDeps extends McpServerDeps {
   processEnv: NodeJS.ProcessEnv;
   defaultWaitMs: number;
+  workflowWaitMs: number;
 }
 
 /** Fills in the defaults. */
@@ -37,5 +51,6 @@ export function resolveDeps(deps: McpServerDeps): ResolvedDeps {
     ...deps,
     processEnv: deps.processEnv ?? process.env,
     defaultWaitMs: deps.defaultWaitMs ?? DEFAULT_WAIT_MS,
+    workflowWaitMs: deps.workflowWaitMs ?? DEFAULT_WORKFLOW_WAIT_MS,
   };
 }

@@ -2,9 +2,14 @@
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
 import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
+import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
 
 /** Codes raised by the MCP tools themselves (domain packages bring their own). */
-export const MCP_SERVER_ERROR_CODES = ['ARGUMENT_INVALID', 'CONFIG_NOT_FOUND'] as const;
+export const MCP_SERVER_ERROR_CODES = [
+  'ARGUMENT_INVALID',
+  'CONFIG_NOT_FOUND',
+  'WORKFLOWS_UNAVAILABLE',
+] as const;
 
 export type McpServerErrorCode = (typeof MCP_SERVER_ERROR_CODES)[number];
 
@@ -32,14 +37,19 @@ export class McpServerError extends Error {
  */
 type Fault = 'caller' | 'server';
 
-/** Domain codes that are the server's trouble, not the caller's; every other code is the caller's. */
 /** Every code a tool failure can carry: this surface's and the domain's. */
 export type ToolFailureCode =
   | McpServerErrorCode
   | AgentCoreErrorCode
   | StoreErrorCode
-  | ConfigTemplatesErrorCode;
+  | ConfigTemplatesErrorCode
+  | WorkflowErrorCode;
 
+/**
+ * Domain codes that are the server's trouble, not the caller's; every other code is the
+ * caller's. WORKFLOWS_UNAVAILABLE stays the caller's: retrying cannot help, and its message
+ * says which server to use instead.
+ */
 const SERVER_FAULTS: ReadonlySet<ToolFailureCode> = new Set<ToolFailureCode>([
   // @junction/store
   'STORE_OPEN_FAILED',
@@ -68,7 +78,8 @@ export function toolFailure(err: unknown): ToolFailure {
     err instanceof McpServerError ||
     isAgentCoreError(err) ||
     isStoreError(err) ||
-    isConfigTemplatesError(err)
+    isConfigTemplatesError(err) ||
+    isWorkflowError(err)
   ) {
     return {
       code: err.code,

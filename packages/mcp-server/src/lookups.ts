@@ -1,6 +1,16 @@
 // Finding what an argument names, with refusals that say which list tool gives valid ids.
-import type { Agent, Environment, McpConfig, Run, Store } from '@junction/store';
+import type {
+  Agent,
+  Approval,
+  Environment,
+  McpConfig,
+  Run,
+  Store,
+  WorkflowRun,
+} from '@junction/store';
 import { AgentCoreError } from '@junction/agent-core';
+import { WorkflowError, type WorkflowDoor } from '@junction/workflows';
+import type { ResolvedDeps } from './deps.js';
 import { McpServerError } from './errors.js';
 
 /** What each id argument names: its error code, its field and the tool that lists valid ids. */
@@ -40,4 +50,54 @@ export async function requireRun(store: Store, id: number): Promise<Run> {
 /** The MCP config with this id, or CONFIG_NOT_FOUND. */
 export async function requireConfig(store: Store, id: number): Promise<McpConfig> {
   return required(await store.mcpConfigs.get(id), 'config', id);
+}
+
+/** The workflow door, or WORKFLOWS_UNAVAILABLE when this server was built without one. */
+export function requireWorkflows(deps: ResolvedDeps): WorkflowDoor {
+  if (deps.workflows) return deps.workflows;
+  throw new McpServerError(
+    'WORKFLOWS_UNAVAILABLE',
+    'Workflows are not available on this Junction MCP server: it was started without the workflow engine. ' +
+      'Connect to `junction serve` or `junction stdio`, which run workflows.',
+  );
+}
+
+/** The workflow run with this id, or WORKFLOW_RUN_NOT_FOUND. */
+export async function requireWorkflowRun(store: Store, id: number): Promise<WorkflowRun> {
+  const run = await store.workflowRuns.get(id);
+  if (run) return run;
+  throw new WorkflowError(
+    'WORKFLOW_RUN_NOT_FOUND',
+    `No workflow run has id ${id}. Call list_workflow_runs for valid workflow run ids.`,
+    { workflow_run_id: id },
+  );
+}
+
+/** The approval with this id, or APPROVAL_NOT_FOUND. */
+export async function requireApproval(store: Store, approvalId: string): Promise<Approval> {
+  const approval = await store.approvals.get(approvalId);
+  if (approval) return approval;
+  throw new WorkflowError(
+    'APPROVAL_NOT_FOUND',
+    `No approval has id ${JSON.stringify(approvalId)}. Call list_workflow_approvals for valid approval ids.`,
+    { approval_id: approvalId },
+  );
+}
+
+/** WORKFLOW_NOT_FOUND for a workflow argument, naming the tool that lists valid ids. */
+export function workflowNotFound(
+  workflowId: string | number,
+  environmentId?: number,
+  cause?: unknown,
+): WorkflowError {
+  const where = environmentId !== undefined ? ` in environment ${environmentId}` : '';
+  return new WorkflowError(
+    'WORKFLOW_NOT_FOUND',
+    `No workflow ${JSON.stringify(String(workflowId))}${where}. Call list_workflows for valid workflow ids (a new workflow file is stored by \`junction sync <environment>\`).`,
+    {
+      workflow_id: workflowId,
+      ...(environmentId !== undefined ? { environment_id: environmentId } : {}),
+    },
+    cause !== undefined ? { cause } : undefined,
+  );
 }

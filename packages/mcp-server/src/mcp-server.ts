@@ -16,6 +16,13 @@ import { listMcpConfigsTool } from './tools/list-mcp-configs.js';
 import { listRunsTool } from './tools/list-runs.js';
 import { listToolsTool } from './tools/list-tools.js';
 import { updateAgentTool } from './tools/update-agent.js';
+import { cancelWorkflowRunTool } from './tools/cancel-workflow-run.js';
+import { approveWorkflowStepTool, rejectWorkflowStepTool } from './tools/decide-workflow-step.js';
+import { getWorkflowRunTool } from './tools/get-workflow-run.js';
+import { listWorkflowApprovalsTool } from './tools/list-workflow-approvals.js';
+import { listWorkflowRunsTool } from './tools/list-workflow-runs.js';
+import { listWorkflowsTool } from './tools/list-workflows.js';
+import { startWorkflowRunTool } from './tools/start-workflow-run.js';
 
 /** Every tool, in the order tools/list shows them. */
 export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
@@ -30,13 +37,23 @@ export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
   listMcpConfigsTool,
   listRunsTool,
   inspectRunTool,
+  listWorkflowsTool,
+  startWorkflowRunTool,
+  getWorkflowRunTool,
+  listWorkflowRunsTool,
+  cancelWorkflowRunTool,
+  listWorkflowApprovalsTool,
+  approveWorkflowStepTool,
+  rejectWorkflowStepTool,
 ];
 
 const INSTRUCTIONS =
   'Junction runs AI agents. Find agents with list_agents (ids are strings of digits), run one with ' +
   'call_agent, follow runs with list_runs and inspect_run. Agents use MCP tools discovered per environment: ' +
   'list_environments, list_mcp_configs, list_tools, discover_tools. create_agent and update_agent write ' +
-  'prompt files.';
+  'prompt files. Workflows chain agents and human approvals: find them with list_workflows, start one with ' +
+  'start_workflow_run, follow it with get_workflow_run, decide what it waits for with list_workflow_approvals, ' +
+  'approve_workflow_step and reject_workflow_step.';
 
 /** Where a connection comes from, for the audit actor. */
 export interface ConnectionInfo {

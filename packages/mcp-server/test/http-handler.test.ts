@@ -111,7 +111,7 @@ describe('Streamable HTTP sessions', () => {
       expect(handler.sessions()).toBe(before + 1);
       expect(client.getServerVersion()).toMatchObject({ name: 'junction', version: '9.9.9-test' });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(11);
+      expect(tools).toHaveLength(19);
       const result = await call(client, 'list_environments');
       expect(result.structuredContent?.environments).toEqual([
         expect.objectContaining({ name: 'default' }),
@@ -366,7 +366,7 @@ describe('API keys on MCP over HTTP', () => {
     const client = new Client({ name: 'keyed-client', version: '1.0.0' });
     await client.connect(transport);
     try {
-      expect((await client.listTools()).tools).toHaveLength(11);
+      expect((await client.listTools()).tools).toHaveLength(19);
     } finally {
       await client.close();
     }

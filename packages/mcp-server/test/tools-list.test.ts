@@ -27,6 +27,14 @@ const TOOLS = [
   'list_mcp_configs',
   'list_runs',
   'inspect_run',
+  'list_workflows',
+  'start_workflow_run',
+  'get_workflow_run',
+  'list_workflow_runs',
+  'cancel_workflow_run',
+  'list_workflow_approvals',
+  'approve_workflow_step',
+  'reject_workflow_step',
 ];
 
 describe('initialize', () => {
@@ -36,11 +44,12 @@ describe('initialize', () => {
     expect(caps?.tools).toBeDefined();
     expect(caps?.resources).toBeDefined();
     expect(client.getInstructions()).toContain('call_agent');
+    expect(client.getInstructions()).toContain('start_workflow_run');
   });
 });
 
 describe('tools/list', () => {
-  it('lists all eleven tools, each with a title, a description and an object input schema', async () => {
+  it('lists all nineteen tools, each with a title, a description and an object input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const tool of tools) {
@@ -83,6 +92,26 @@ describe('tools/list', () => {
     expect(props('list_mcp_configs')).toEqual(['environment_id']);
     expect(props('list_runs')).toEqual(['agent_id', 'limit', 'status']);
     expect(required('inspect_run')).toEqual(['run_id']);
+    expect(props('list_workflows')).toEqual(['environment_id', 'limit', 'offset']);
+    expect(props('start_workflow_run')).toEqual(
+      ['environment_id', 'idempotency_key', 'input', 'wait', 'workflow_id'].sort(),
+    );
+    expect(required('start_workflow_run')).toEqual(['workflow_id']);
+    expect(props('get_workflow_run')).toEqual(['workflow_run_id']);
+    expect(required('get_workflow_run')).toEqual(['workflow_run_id']);
+    expect(props('list_workflow_runs')).toEqual(['limit', 'offset', 'status', 'workflow_id']);
+    expect(props('cancel_workflow_run')).toEqual(['workflow_run_id']);
+    expect(required('cancel_workflow_run')).toEqual(['workflow_run_id']);
+    expect(props('list_workflow_approvals')).toEqual([
+      'limit',
+      'offset',
+      'status',
+      'workflow_run_id',
+    ]);
+    expect(props('approve_workflow_step')).toEqual(['approval_id', 'approver', 'comment']);
+    expect(required('approve_workflow_step')).toEqual(['approval_id']);
+    expect(props('reject_workflow_step')).toEqual(['approval_id', 'approver', 'reason']);
+    expect(required('reject_workflow_step')).toEqual(['approval_id']);
   });
 
   it('describes ids as strings of digits or whole numbers', async () => {
@@ -105,7 +134,35 @@ describe('tools/list', () => {
         'list_mcp_configs',
         'list_runs',
         'list_tools',
+        'list_workflows',
+        'get_workflow_run',
+        'list_workflow_runs',
+        'list_workflow_approvals',
       ].sort(),
     );
+  });
+});
+
+describe('the workflow tools in tools/list', () => {
+  it('describe start_workflow_run input as a JSON object and wait as a boolean', async () => {
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === 'start_workflow_run')?.inputSchema
+      .properties as Record<string, { type?: string; anyOf?: Array<{ type: string }> }>;
+    expect(props.input?.type).toBe('object');
+    expect(props.wait?.type).toBe('boolean');
+    expect(props.workflow_id?.anyOf?.map((s) => s.type)).toEqual(['string', 'integer']);
+  });
+
+  it('mark cancel_workflow_run destructive, and the decisions neither read-only nor destructive', async () => {
+    const { tools } = await client.listTools();
+    const hints = (name: string): Record<string, unknown> | undefined =>
+      tools.find((t) => t.name === name)?.annotations;
+    expect(hints('cancel_workflow_run')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
+    for (const name of ['approve_workflow_step', 'reject_workflow_step', 'start_workflow_run']) {
+      expect(hints(name)).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { RunDoor } from '@junction/agent-core/runs';
 import type { Store } from '@junction/store';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
+import type { WorkflowDoor } from '@junction/workflows';
 
 /** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
 export interface ApiKeyRing {
@@ -22,6 +23,11 @@ export interface RestDeps {
   store: Store;
   /** The one door for runs: POST …/queue submits through it. */
   runs: Pick<RunDoor, 'submit'>;
+  /**
+   * The one door for workflow runs and approvals (`composeService`'s `workflows`). Without it
+   * the workflow routes are not mounted and the OpenAPI document does not list them.
+   */
+  workflows?: WorkflowDoor;
   logger: Logger;
   /** Read by GET /metrics; the router sets its gauge sources (see createRestRouter). */
   metrics: Metrics;

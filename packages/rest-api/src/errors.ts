@@ -3,6 +3,7 @@ import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core'
 import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
+import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
 import type { ErrorResponse } from './schemas.js';
 
 /** Codes raised by the REST surface itself (domain packages bring their own). */
@@ -50,7 +51,24 @@ export type RestAnswerCode =
   | RestErrorCode
   | AgentCoreErrorCode
   | StoreErrorCode
-  | ConfigTemplatesErrorCode;
+  | ConfigTemplatesErrorCode
+  | WorkflowErrorCode;
+
+/** Every code of @junction/workflows, so a new one does not compile until it has a status. */
+const WORKFLOW_STATUS: Readonly<Record<WorkflowErrorCode, number>> = {
+  WORKFLOW_INVALID: 400,
+  WORKFLOW_INPUT_INVALID: 400,
+  APPROVER_NOT_ALLOWED: 403,
+  APPROVAL_TOKEN_INVALID: 403,
+  WORKFLOW_NOT_FOUND: 404,
+  WORKFLOW_RUN_NOT_FOUND: 404,
+  APPROVAL_NOT_FOUND: 404,
+  WORKFLOW_AMBIGUOUS: 409,
+  WORKFLOW_DISABLED: 409,
+  WORKFLOW_RUN_ENDED: 409,
+  APPROVAL_DECIDED: 409,
+  APPROVAL_EXPIRED: 410,
+};
 
 export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
   INVALID_PARAMETER: 400,
@@ -87,6 +105,8 @@ export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
   CONFLICT: 409,
   INVALID_INPUT: 400,
   INVALID_REFERENCE: 422,
+  // @junction/workflows
+  ...WORKFLOW_STATUS,
 };
 
 /** Store codes that mean the database cannot answer now: 503, with a message that hides internals. */
@@ -215,6 +235,10 @@ export function errorAnswer(
     if (status === undefined) return INTERNAL();
     const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
     return answer(status, err.code, options.clean(err.message), details);
+  }
+  if (isWorkflowError(err)) {
+    const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
+    return answer(WORKFLOW_STATUS[err.code], err.code, options.clean(err.message), details);
   }
   if (isAgentCoreError(err) || isConfigTemplatesError(err)) {
     if (DOMAIN_SERVER_FAULTS.has(err.code)) return INTERNAL();

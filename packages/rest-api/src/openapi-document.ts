@@ -2,8 +2,9 @@
 // are typed by (zod's JSON Schema output is draft 2020-12, the dialect of OpenAPI 3.1).
 import { z } from 'zod';
 import { ERROR_STATUS } from './errors.js';
-import { ROUTES, type ResponseSpec, type RouteSpec } from './route-table.js';
-import { COMPONENT_SCHEMAS } from './schemas.js';
+import { pathIdSchema } from './query-params.js';
+import { servedRoutes, type ResponseSpec, type RouteSpec } from './route-table.js';
+import { COMPONENT_SCHEMAS, WORKFLOW_COMPONENTS, type ComponentName } from './schemas.js';
 
 /** A JSON value (the document is plain JSON). */
 export type JsonObject = { [key: string]: unknown };
@@ -13,6 +14,8 @@ export interface OpenApiOptions {
   /** True when API keys are configured: every route but /health declares the security schemes. */
   authRequired: boolean;
   maxBodyBytes: number;
+  /** True when the router serves the workflow routes (it was given `workflows`). Default false. */
+  workflows?: boolean;
 }
 
 // zod states the safe-integer range on every z.int(); it says nothing a reader needs.
@@ -29,10 +32,12 @@ function tidy(schema: unknown): unknown {
   return out;
 }
 
-function componentSchemas(): JsonObject {
+function componentSchemas(workflows: boolean): JsonObject {
   const registry = z.registry<{ id: string }>();
-  for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS))
-    registry.add(schema, { id: name });
+  for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) {
+    if (workflows || !WORKFLOW_COMPONENTS.has(name as ComponentName))
+      registry.add(schema, { id: name });
+  }
   const { schemas } = z.toJSONSchema(registry, {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'output',
@@ -63,12 +68,9 @@ function responses(route: RouteSpec, options: OpenApiOptions): JsonObject {
     };
   };
   for (const [status, spec] of Object.entries(route.responses)) {
-    const headers =
-      status === '202'
-        ? {
-            Location: { description: 'The run: /api/v1/runs/{run_id}', schema: { type: 'string' } },
-          }
-        : undefined;
+    const headers = spec.location
+      ? { Location: { description: spec.location, schema: { type: 'string' } } }
+      : undefined;
     add(Number(status), spec, headers);
   }
   if (route.auth && options.authRequired) {
@@ -109,7 +111,7 @@ function parameters(route: RouteSpec): JsonObject[] {
     in: 'path',
     required: true,
     description: p.description,
-    schema: { type: 'integer', minimum: 1 },
+    schema: tidy(z.toJSONSchema(p.schema ?? pathIdSchema, { io: 'input' })),
   }));
   const query = Object.entries(route.query).map(([name, param]) => ({
     name,
@@ -132,8 +134,8 @@ function operation(route: RouteSpec, options: OpenApiOptions): JsonObject {
   if (params.length > 0) op.parameters = params;
   if (route.requestBody) {
     op.requestBody = {
-      required: true,
-      description: `JSON, at most ${options.maxBodyBytes} bytes`,
+      required: route.bodyOptional !== true,
+      description: `JSON, at most ${options.maxBodyBytes} bytes${route.bodyOptional ? '; may be left out (no body is an empty object)' : ''}`,
       content: {
         'application/json': { schema: tidy(z.toJSONSchema(route.requestBody, { io: 'input' })) },
       },
@@ -144,33 +146,58 @@ function operation(route: RouteSpec, options: OpenApiOptions): JsonObject {
   return op;
 }
 
-const DESCRIPTION = `The Junction REST API (agents, runs, environments) with /health and /metrics.
+const CODES_422 = Object.entries(ERROR_STATUS)
+  .filter(([, status]) => status === 422)
+  .map(([code]) => code)
+  .join(', ');
 
-Lists answer \`{items, total, limit, offset}\` (limit 1–1000, default 50). Every error answers
+const WORKFLOW_LISTS =
+  '; the workflow lists name their array (`workflows`, `workflow_runs`, `approvals`) and say `has_more` instead of `total`';
+
+function description(workflows: boolean): string {
+  // Each row's codes, and those the workflow routes add when they are served.
+  const row = (status: number, base: string, more = ''): string => {
+    const codes = [base, workflows ? more : ''].filter((c) => c !== '').join(', ');
+    return codes === '' ? '' : `| ${status} | ${codes} |\n`;
+  };
+  return `The Junction REST API (agents, runs, environments${workflows ? ', workflows, workflow runs and approvals' : ''}) with /health and /metrics.
+
+Lists answer \`{items, total, limit, offset}\` (limit 1–1000, default 50)${workflows ? WORKFLOW_LISTS : ''}. Every error answers
 \`{"error": {"code", "message", "details"?}}\`; \`details.field\` names the parameter or body field at fault.
 
 | status | codes |
 |---|---|
-| 400 | INVALID_PARAMETER, INVALID_BODY, INVALID_JSON |
-| 401 | API_KEY_MISSING, API_KEY_INVALID (with \`WWW-Authenticate: Bearer\`) |
-| 404 | ROUTE_NOT_FOUND, AGENT_NOT_FOUND, RUN_NOT_FOUND, ENVIRONMENT_NOT_FOUND |
-| 405 | METHOD_NOT_ALLOWED (with \`Allow\`) |
-| 413 | PAYLOAD_TOO_LARGE |
-| 415 | UNSUPPORTED_MEDIA_TYPE |
-| 422 | ${Object.entries(ERROR_STATUS)
-  .filter(([, status]) => status === 422)
-  .map(([code]) => code)
-  .join(', ')} |
-| 500 | INTERNAL_ERROR |
-| 503 | DATABASE_UNAVAILABLE |
-
+${[
+  row(
+    400,
+    'INVALID_PARAMETER, INVALID_BODY, INVALID_JSON',
+    'WORKFLOW_INPUT_INVALID, WORKFLOW_INVALID',
+  ),
+  row(401, 'API_KEY_MISSING, API_KEY_INVALID (with `WWW-Authenticate: Bearer`)'),
+  row(403, '', 'APPROVER_NOT_ALLOWED'),
+  row(
+    404,
+    'ROUTE_NOT_FOUND, AGENT_NOT_FOUND, RUN_NOT_FOUND, ENVIRONMENT_NOT_FOUND',
+    'WORKFLOW_NOT_FOUND, WORKFLOW_RUN_NOT_FOUND, APPROVAL_NOT_FOUND',
+  ),
+  row(405, 'METHOD_NOT_ALLOWED (with `Allow`)'),
+  row(409, '', 'WORKFLOW_AMBIGUOUS, WORKFLOW_DISABLED, WORKFLOW_RUN_ENDED, APPROVAL_DECIDED'),
+  row(410, '', 'APPROVAL_EXPIRED'),
+  row(413, 'PAYLOAD_TOO_LARGE'),
+  row(415, 'UNSUPPORTED_MEDIA_TYPE'),
+  row(422, CODES_422),
+  row(500, 'INTERNAL_ERROR'),
+  row(503, 'DATABASE_UNAVAILABLE'),
+].join('')}
 Authentication: when API keys are configured (\`api.keys\` in config.yaml, \`JUNCTION_API_KEY\`), every
 route except /health needs \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.`;
+}
 
 /** Builds the OpenAPI 3.1 document of the REST API. */
 export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
+  const workflows = options.workflows ?? false;
   const paths: JsonObject = {};
-  for (const route of ROUTES) {
+  for (const route of servedRoutes({ workflows })) {
     const key = openApiPath(route.path);
     const item = (paths[key] ?? {}) as JsonObject;
     item[route.method] = operation(route, options);
@@ -181,7 +208,7 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
     info: {
       title: 'Junction REST API',
       version: options.version,
-      description: DESCRIPTION,
+      description: description(workflows),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -190,12 +217,18 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
       { name: 'agents', description: 'Agents and queueing runs' },
       { name: 'runs', description: 'Run history' },
       { name: 'environments', description: 'Environments' },
+      ...(workflows
+        ? [
+            { name: 'workflows', description: 'Workflows and their runs' },
+            { name: 'approvals', description: 'Human approvals of workflow runs' },
+          ]
+        : []),
       { name: 'service', description: 'Health, metrics and this document' },
     ],
     ...(options.authRequired ? { security: [{ bearerAuth: [] }, { apiKeyHeader: [] }] } : {}),
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas: componentSchemas(workflows),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

@@ -11,7 +11,15 @@ import {
   type TimePoint,
   type TimePointProblem,
 } from '@junction/config-templates';
-import { RUN_SOURCES, RUN_STATUSES, type RunStatusFilter } from '@junction/store';
+import {
+  APPROVAL_STATUSES,
+  RUN_SOURCES,
+  RUN_STATUSES,
+  WORKFLOW_RUN_STATUSES,
+  type RunStatusFilter,
+  type WorkflowRunStatus,
+} from '@junction/store';
+import { hasControlCharacter } from '@junction/config-templates';
 import { z } from 'zod';
 import { RestApiError } from './errors.js';
 
@@ -168,6 +176,51 @@ export const RUN_DETAIL_PARAMS = {
 
 export const NO_PARAMS = {} satisfies QueryParams;
 
+export const WORKFLOW_LIST_PARAMS = { ...ENVIRONMENT_PARAMS, ...PAGE_PARAMS } satisfies QueryParams;
+
+export const WORKFLOW_DETAIL_PARAMS = {
+  environment: {
+    description:
+      'The environment of the workflow, by name (without it: "default", else the one environment that has it)',
+    schema: name('an environment'),
+  },
+} satisfies QueryParams;
+
+const WORKFLOW_RUN_STATUS_LIST = new RegExp(
+  `^(${WORKFLOW_RUN_STATUSES.join('|')})(,(${WORKFLOW_RUN_STATUSES.join('|')}))*$`,
+);
+
+export const WORKFLOW_RUN_LIST_PARAMS = {
+  workflow_id: {
+    description:
+      "Only runs of the workflow with this id (the id in its file, e.g. 'incident-triage')",
+    schema: name('a workflow'),
+  },
+  status: {
+    description: `Only runs with this status, or several separated by commas: ${WORKFLOW_RUN_STATUSES.join(', ')}`,
+    schema: z
+      .string()
+      .regex(WORKFLOW_RUN_STATUS_LIST, {
+        error: `must be one or more of ${WORKFLOW_RUN_STATUSES.join(', ')}, comma-separated`,
+      })
+      .transform((text) => [...new Set(text.split(','))] as WorkflowRunStatus[])
+      .optional(),
+  },
+  ...ENVIRONMENT_PARAMS,
+  ...PAGE_PARAMS,
+} satisfies QueryParams;
+
+export const APPROVAL_LIST_PARAMS = {
+  status: {
+    description: `Only approvals with this status: ${APPROVAL_STATUSES.join(', ')}`,
+    schema: z
+      .enum(APPROVAL_STATUSES, { error: `must be one of ${APPROVAL_STATUSES.join(', ')}` })
+      .optional(),
+  },
+  workflow_run_id: integer('Only approvals of this workflow run', 1),
+  ...PAGE_PARAMS,
+} satisfies QueryParams;
+
 function got(raw: string): string {
   return raw.length > 100 ? `${JSON.stringify(raw.slice(0, 100))}…` : JSON.stringify(raw);
 }
@@ -221,6 +274,16 @@ export function parseQuery<P extends QueryParams>(
 /** The schema of the `{agent_id}` and `{run_id}` path parameters. */
 export const pathIdSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 
+/** Longest text path parameter (`{workflow_id}`, `{approval_id}`). */
+export const MAX_PATH_KEY_LENGTH = 200;
+
+/** The schema of text path parameters: a workflow's id in its file, an approval id. */
+export const pathKeySchema = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_KEY_LENGTH)
+  .refine((text) => !hasControlCharacter(text));
+
 /** A path id (`agent_id`, `run_id`): a positive whole number, else INVALID_PARAMETER naming it. */
 export function parsePathId(param: unknown, field: string): number {
   const raw = typeof param === 'string' ? param : undefined;
@@ -233,4 +296,17 @@ export function parsePathId(param: unknown, field: string): number {
     );
   }
   return value;
+}
+
+/** A text path id (`workflow_id`, `approval_id`): 1 to 200 characters without control characters. */
+export function parsePathKey(param: unknown, field: string): string {
+  const raw = typeof param === 'string' ? param : '';
+  if (!pathKeySchema.safeParse(raw).success) {
+    throw new RestApiError(
+      'INVALID_PARAMETER',
+      `Path parameter "${field}" must be 1 to ${MAX_PATH_KEY_LENGTH} characters without control characters; got ${got(raw)}.`,
+      { field, location: 'path', value: raw },
+    );
+  }
+  return raw;
 }

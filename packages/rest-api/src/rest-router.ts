@@ -12,13 +12,22 @@ import { apiKeyAuth } from './api-key-auth.js';
 import type { RestDeps } from './deps.js';
 import { errorAnswer, RestApiError } from './errors.js';
 import { createRouteContext, type RouteContext } from './route-context.js';
-import { ROUTES, type OperationId } from './route-table.js';
-import { getAgent, listAgents, queueRun, requireJson, submitRun } from './routes/agents.js';
+import { jsonBody, optionalJsonBody } from './request-body.js';
+import { ROUTES, servedRoutes, type OperationId } from './route-table.js';
+import { getAgent, listAgents, queueRun, submitRun } from './routes/agents.js';
 import { listEnvironments } from './routes/environments.js';
 import { getHealth } from './routes/health.js';
 import { getMetrics, wireGauges } from './routes/metrics.js';
 import { getOpenApiDocument } from './routes/openapi.js';
 import { getRun, listRuns } from './routes/runs.js';
+import { decideApproval, getApproval, listApprovals } from './routes/workflow-approvals.js';
+import {
+  cancelWorkflowRun,
+  getWorkflowRun,
+  listWorkflowRuns,
+  submitWorkflowRun,
+} from './routes/workflow-runs.js';
+import { getWorkflow, listWorkflows, startWorkflowRun } from './routes/workflows.js';
 
 type HandlerFactory = (ctx: RouteContext) => RequestHandler[];
 
@@ -26,23 +35,31 @@ type HandlerFactory = (ctx: RouteContext) => RequestHandler[];
 const HANDLERS: Record<OperationId, HandlerFactory> = {
   listAgents: (ctx) => [listAgents(ctx)],
   getAgent: (ctx) => [getAgent(ctx)],
-  queueRun: (ctx) => [
-    requireJson(),
-    // strict: only objects and arrays; the content type was checked by requireJson.
-    express.json({ limit: ctx.deps.maxBodyBytes, strict: true, type: () => true }),
-    queueRun(ctx),
-  ],
-  submitRun: (ctx) => [
-    requireJson(),
-    express.json({ limit: ctx.deps.maxBodyBytes, strict: true, type: () => true }),
-    submitRun(ctx),
-  ],
+  queueRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), queueRun(ctx)],
+  submitRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), submitRun(ctx)],
   listRuns: (ctx) => [listRuns(ctx)],
   getRun: (ctx) => [getRun(ctx)],
   listEnvironments: (ctx) => [listEnvironments(ctx)],
   getOpenApiDocument: (ctx) => [getOpenApiDocument(ctx)],
   getHealth: (ctx) => [getHealth(ctx)],
   getMetrics: (ctx) => [getMetrics(ctx)],
+  listWorkflows: (ctx) => [listWorkflows(ctx)],
+  getWorkflow: (ctx) => [getWorkflow(ctx)],
+  startWorkflowRun: (ctx) => [...optionalJsonBody(ctx.deps.maxBodyBytes), startWorkflowRun(ctx)],
+  submitWorkflowRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), submitWorkflowRun(ctx)],
+  listWorkflowRuns: (ctx) => [listWorkflowRuns(ctx)],
+  getWorkflowRun: (ctx) => [getWorkflowRun(ctx)],
+  cancelWorkflowRun: (ctx) => [cancelWorkflowRun(ctx)],
+  listApprovals: (ctx) => [listApprovals(ctx)],
+  getApproval: (ctx) => [getApproval(ctx)],
+  approveApproval: (ctx) => [
+    ...optionalJsonBody(ctx.deps.maxBodyBytes),
+    decideApproval(ctx, 'approved'),
+  ],
+  rejectApproval: (ctx) => [
+    ...optionalJsonBody(ctx.deps.maxBodyBytes),
+    decideApproval(ctx, 'rejected'),
+  ],
 };
 
 /** Answers methods a path does not have: 405 with Allow; OPTIONS gets 204 with Allow. */
@@ -69,7 +86,9 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
 /**
  * Builds the REST API of spec §4.3 / §4.4 / §6.4 as a Router: `/api/v1/agents`,
  * `/api/v1/agents/:agent_id`, `POST /api/v1/agents/:agent_id/queue`, `/api/v1/runs` (GET and POST),
- * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/openapi.json`, `/health`, `/metrics`.
+ * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/openapi.json`, `/health`, `/metrics`;
+ * with `deps.workflows`, also `/api/v1/workflows…`, `/api/v1/workflow-runs…` and
+ * `/api/v1/workflow-approvals…` (without it those are not mounted: 404 ROUTE_NOT_FOUND).
  * It ends with a JSON 404 and a JSON error handler, so mount it last (or alone) on its
  * server. It sets the store-backed gauge sources of `deps.metrics`. It never listens.
  */
@@ -102,8 +121,9 @@ export function createRestRouter(input: RestDeps): Router {
     });
   }
 
+  const routes = servedRoutes({ workflows: ctx.deps.workflows !== undefined });
   const methodsByPath = new Map<string, string[]>();
-  for (const route of ROUTES) {
+  for (const route of routes) {
     methodsByPath.set(route.path, [
       ...(methodsByPath.get(route.path) ?? []),
       route.method.toUpperCase(),
@@ -111,7 +131,7 @@ export function createRestRouter(input: RestDeps): Router {
   }
   for (const [path, methods] of methodsByPath) {
     const chain = router.route(path);
-    for (const route of ROUTES.filter((r) => r.path === path)) {
+    for (const route of routes.filter((r) => r.path === path)) {
       chain[route.method](...HANDLERS[route.operationId](ctx));
     }
     chain.all(methodNotAllowed(methods));

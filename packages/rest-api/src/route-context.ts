@@ -1,5 +1,6 @@
 // What every handler works with: the resolved deps and the redaction applied to what it answers.
 import { secretRedactor } from '@junction/agent-core/models';
+import type { WorkflowDoor } from '@junction/workflows';
 import { resolveDeps, type ResolvedDeps, type RestDeps } from './deps.js';
 
 export interface RouteContext {
@@ -20,4 +21,12 @@ export function createRouteContext(input: RestDeps): RouteContext {
     redact: (value) => redactor.value(value),
     clean: (text) => redactor.text(text),
   };
+}
+
+/** The workflow door of a router that serves the workflow routes (they are mounted only with one). */
+export function workflowsOf(ctx: RouteContext): WorkflowDoor {
+  const { workflows } = ctx.deps;
+  if (!workflows)
+    throw new Error('the workflow routes are mounted only when deps.workflows is given');
+  return workflows;
 }

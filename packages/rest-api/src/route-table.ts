@@ -3,13 +3,26 @@
 import type { z } from 'zod';
 import {
   AGENT_LIST_PARAMS,
+  APPROVAL_LIST_PARAMS,
   NO_PARAMS,
   PAGE_PARAMS,
+  pathKeySchema,
   RUN_DETAIL_PARAMS,
   RUN_LIST_PARAMS,
+  WORKFLOW_DETAIL_PARAMS,
+  WORKFLOW_LIST_PARAMS,
+  WORKFLOW_RUN_LIST_PARAMS,
   type QueryParams,
 } from './query-params.js';
-import { queueRequestSchema, submitRunRequestSchema, type ComponentName } from './schemas.js';
+import {
+  approveRequestSchema,
+  queueRequestSchema,
+  rejectRequestSchema,
+  startWorkflowRunRequestSchema,
+  submitRunRequestSchema,
+  submitWorkflowRunRequestSchema,
+  type ComponentName,
+} from './schemas.js';
 
 /** The content type of GET /metrics as documented (the answer adds `charset=utf-8`). */
 export const METRICS_MEDIA_TYPE = 'text/plain; version=0.0.4';
@@ -19,6 +32,15 @@ export interface ResponseSpec {
   description: string;
   /** A components/schemas name (JSON), or a media type with a plain string body. */
   body: ComponentName | { mediaType: string };
+  /** The answer carries a Location header: what it points at. */
+  location?: string;
+}
+
+/** One path parameter; its schema defaults to a positive whole number (an id). */
+export interface PathParam {
+  name: string;
+  description: string;
+  schema?: z.ZodType;
 }
 
 export interface RouteSpec {
@@ -28,12 +50,16 @@ export interface RouteSpec {
   path: string;
   summary: string;
   description: string;
-  tag: 'agents' | 'runs' | 'environments' | 'service';
+  tag: 'agents' | 'runs' | 'environments' | 'workflows' | 'approvals' | 'service';
   /** False only for /health: answered without an API key. */
   auth: boolean;
   query: QueryParams;
-  pathParams: Array<{ name: string; description: string }>;
+  pathParams: PathParam[];
   requestBody?: z.ZodType;
+  /** True when the body may be left out (an empty POST is an empty object). */
+  bodyOptional?: boolean;
+  /** The dep the route is served with: without it the route is neither mounted nor documented. */
+  needs?: 'workflows';
   /** Success and route-specific error answers; 401, 405, 500 and 503 are added for every route. */
   responses: Record<number, ResponseSpec>;
 }
@@ -48,7 +74,18 @@ export type OperationId =
   | 'listEnvironments'
   | 'getOpenApiDocument'
   | 'getHealth'
-  | 'getMetrics';
+  | 'getMetrics'
+  | 'listWorkflows'
+  | 'getWorkflow'
+  | 'startWorkflowRun'
+  | 'submitWorkflowRun'
+  | 'listWorkflowRuns'
+  | 'getWorkflowRun'
+  | 'cancelWorkflowRun'
+  | 'listApprovals'
+  | 'getApproval'
+  | 'approveApproval'
+  | 'rejectApproval';
 
 const badParams = (what: string): ResponseSpec => ({
   description: `INVALID_PARAMETER: ${what}; details.field names the parameter`,
@@ -77,6 +114,94 @@ const envNotFound: ResponseSpec = {
     'ENVIRONMENT_NOT_FOUND: the environment or environment_id filter names no environment',
   body: 'Error',
 };
+
+const workflowKeyParam = {
+  name: 'workflow_id',
+  description: 'The workflow: the id in its file (e.g. incident-triage) or its row id',
+  schema: pathKeySchema,
+};
+
+const workflowRunParam = { name: 'workflow_run_id', description: 'The workflow run id' };
+
+const approvalParam = {
+  name: 'approval_id',
+  description: 'The approval id (e.g. appr-12-review)',
+  schema: pathKeySchema,
+};
+
+const workflowNotFound: ResponseSpec = {
+  description:
+    'WORKFLOW_NOT_FOUND: no workflow has this id (in the environment named); sync the environment after adding a file',
+  body: 'Error',
+};
+
+const workflowRunNotFound: ResponseSpec = {
+  description: 'WORKFLOW_RUN_NOT_FOUND: no workflow run has this id',
+  body: 'Error',
+};
+
+const approvalNotFound: ResponseSpec = {
+  description: 'APPROVAL_NOT_FOUND: no approval has this id',
+  body: 'Error',
+};
+
+/** The refusals of the workflow-run door (start), besides the body's own. */
+const startRefusals = (what: string): Record<number, ResponseSpec> => ({
+  200: {
+    description:
+      'The idempotency key was used before (with source api): the run it started, as it is now',
+    body: 'WorkflowRunAnswer',
+    location: 'The run: /api/v1/workflow-runs/{workflow_run_id}',
+  },
+  202: {
+    description: 'The run, pending; a workflow worker advances it',
+    body: 'WorkflowRunAnswer',
+    location: 'The run: /api/v1/workflow-runs/{workflow_run_id}',
+  },
+  400: {
+    description: `INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown (details.field names it); ${what}WORKFLOW_INPUT_INVALID: input does not match the workflow's inputSchema (details.field names the input field); WORKFLOW_INVALID: the stored definition cannot run`,
+    body: 'Error',
+  },
+  404: {
+    description:
+      'WORKFLOW_NOT_FOUND: no workflow has this id (in the environment named, or no environment has that name)',
+    body: 'Error',
+  },
+  409: {
+    description:
+      'WORKFLOW_AMBIGUOUS: several environments have the workflow and none is "default" (name one: environment); WORKFLOW_DISABLED: its file is gone or failed to sync',
+    body: 'Error',
+  },
+  413: tooLarge,
+  415: notJson,
+});
+
+/** The refusals of a decision on an approval. */
+const decisionRefusals = (field: string): Record<number, ResponseSpec> => ({
+  200: { description: 'The approval as decided; its run is due again', body: 'ApprovalAnswer' },
+  400: {
+    description: `INVALID_JSON: the body is not JSON; INVALID_BODY: ${field} or approver is not a string, too long, or a field is unknown (details.field names it); INVALID_PARAMETER: approval_id is malformed`,
+    body: 'Error',
+  },
+  403: {
+    description:
+      'APPROVER_NOT_ALLOWED: the approval lists approvers and approver is none of them (details.approvers)',
+    body: 'Error',
+  },
+  404: approvalNotFound,
+  409: {
+    description:
+      'APPROVAL_DECIDED: it was decided before; details.approval shows the first decision',
+    body: 'Error',
+  },
+  410: {
+    description:
+      'APPROVAL_EXPIRED: its time ran out; it is timed_out and its run follows the timeout path',
+    body: 'Error',
+  },
+  413: tooLarge,
+  415: notJson,
+});
 
 export const ROUTES: readonly RouteSpec[] = [
   {
@@ -124,7 +249,11 @@ export const ROUTES: readonly RouteSpec[] = [
     pathParams: [{ name: 'agent_id', description: 'The agent to run' }],
     requestBody: queueRequestSchema,
     responses: {
-      202: { description: 'The queued run', body: 'QueuedRun' },
+      202: {
+        description: 'The queued run',
+        body: 'QueuedRun',
+        location: 'The run: /api/v1/runs/{run_id}',
+      },
       400: {
         description:
           'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown (details.field names it); INVALID_PARAMETER: agent_id is malformed',
@@ -166,7 +295,11 @@ export const ROUTES: readonly RouteSpec[] = [
     pathParams: [],
     requestBody: submitRunRequestSchema,
     responses: {
-      202: { description: 'The queued run', body: 'QueuedRun' },
+      202: {
+        description: 'The queued run',
+        body: 'QueuedRun',
+        location: 'The run: /api/v1/runs/{run_id}',
+      },
       400: {
         description:
           'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown (details.field names it); RUN_REQUEST_INVALID: no agent named, or agent_id and agent_name/environment disagree; AGENT_AMBIGUOUS: several environments have the name and none is "default"',
@@ -215,6 +348,206 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
   {
+    operationId: 'listWorkflows',
+    method: 'get',
+    path: '/api/v1/workflows',
+    summary: 'List workflows',
+    description:
+      'Synced workflows of every environment (or of one), by environment id then workflow id.',
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: WORKFLOW_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'A page of workflows', body: 'WorkflowList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+      404: envNotFound,
+    },
+  },
+  {
+    operationId: 'getWorkflow',
+    method: 'get',
+    path: '/api/v1/workflows/:workflow_id',
+    summary: 'Get a workflow',
+    description:
+      'One workflow with its definition, by row id or by the id in its file: in environment when given, else in "default", else in the one environment that has it.',
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: WORKFLOW_DETAIL_PARAMS,
+    pathParams: [workflowKeyParam],
+    responses: {
+      200: { description: 'The workflow', body: 'WorkflowDetail' },
+      400: badParams('workflow_id is malformed, or a query parameter is unknown or malformed'),
+      404: workflowNotFound,
+      409: {
+        description:
+          'WORKFLOW_AMBIGUOUS: several environments have the workflow and none is "default"; name one with ?environment=',
+        body: 'Error',
+      },
+    },
+  },
+  {
+    operationId: 'startWorkflowRun',
+    method: 'post',
+    path: '/api/v1/workflows/:workflow_id/runs',
+    summary: 'Start a run of a workflow',
+    description:
+      "Checks the input against the workflow's inputSchema and stores a pending run (source api); a workflow worker advances it. Follow it with GET /api/v1/workflow-runs/{workflow_run_id} (the Location header). The body may be left out. Nothing is started when the answer is an error.",
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [workflowKeyParam],
+    requestBody: startWorkflowRunRequestSchema,
+    bodyOptional: true,
+    responses: startRefusals('INVALID_PARAMETER: workflow_id is malformed; '),
+  },
+  {
+    operationId: 'submitWorkflowRun',
+    method: 'post',
+    path: '/api/v1/workflow-runs',
+    summary: 'Start a run of a workflow named in the body',
+    description:
+      "The same as POST /api/v1/workflows/{workflow_id}/runs with the workflow named by workflow_id in the body (as the reference's clients send it).",
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [],
+    requestBody: submitWorkflowRunRequestSchema,
+    responses: startRefusals(''),
+  },
+  {
+    operationId: 'listWorkflowRuns',
+    method: 'get',
+    path: '/api/v1/workflow-runs',
+    summary: 'List workflow runs',
+    description:
+      'Workflow runs, newest first. An unknown workflow_id simply matches nothing (run history outlives workflows).',
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: WORKFLOW_RUN_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'A page of workflow runs', body: 'WorkflowRunList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+      404: envNotFound,
+    },
+  },
+  {
+    operationId: 'getWorkflowRun',
+    method: 'get',
+    path: '/api/v1/workflow-runs/:workflow_run_id',
+    summary: 'Get a workflow run',
+    description: 'One workflow run with its step attempts (in the order they began) and approvals.',
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [workflowRunParam],
+    responses: {
+      200: { description: 'The run, its steps and approvals', body: 'WorkflowRunDetail' },
+      400: badParams(
+        'workflow_run_id is not a positive whole number, or a query parameter was given',
+      ),
+      404: workflowRunNotFound,
+    },
+  },
+  {
+    operationId: 'cancelWorkflowRun',
+    method: 'post',
+    path: '/api/v1/workflow-runs/:workflow_run_id/cancel',
+    summary: 'Cancel a workflow run',
+    description:
+      'Cancels a run that has not ended (pending, running or waiting_approval): it ends cancelled at once and no further step starts. Takes no body (one sent is not read).',
+    tag: 'workflows',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [workflowRunParam],
+    responses: {
+      200: { description: 'The run, cancelled', body: 'WorkflowRunAnswer' },
+      400: badParams(
+        'workflow_run_id is not a positive whole number, or a query parameter was given',
+      ),
+      404: workflowRunNotFound,
+      409: {
+        description:
+          'WORKFLOW_RUN_ENDED: the run already ended (completed, failed, cancelled or timed_out; details.status)',
+        body: 'Error',
+      },
+    },
+  },
+  {
+    operationId: 'listApprovals',
+    method: 'get',
+    path: '/api/v1/workflow-approvals',
+    summary: 'List approvals',
+    description:
+      'Human approvals of workflow runs, newest first, each with its signed view/approve/reject links on the webhook port.',
+    tag: 'approvals',
+    auth: true,
+    needs: 'workflows',
+    query: APPROVAL_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'A page of approvals', body: 'ApprovalList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+    },
+  },
+  {
+    operationId: 'getApproval',
+    method: 'get',
+    path: '/api/v1/workflow-approvals/:approval_id',
+    summary: 'Get an approval',
+    description: 'One approval with its signed links.',
+    tag: 'approvals',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [approvalParam],
+    responses: {
+      200: { description: 'The approval', body: 'ApprovalAnswer' },
+      400: badParams('approval_id is malformed, or a query parameter was given'),
+      404: approvalNotFound,
+    },
+  },
+  {
+    operationId: 'approveApproval',
+    method: 'post',
+    path: '/api/v1/workflow-approvals/:approval_id/approve',
+    summary: 'Approve',
+    description:
+      'Approves a pending approval, once, and makes its run due (audited with source rest). The body may be left out.',
+    tag: 'approvals',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [approvalParam],
+    requestBody: approveRequestSchema,
+    bodyOptional: true,
+    responses: decisionRefusals('comment'),
+  },
+  {
+    operationId: 'rejectApproval',
+    method: 'post',
+    path: '/api/v1/workflow-approvals/:approval_id/reject',
+    summary: 'Reject',
+    description:
+      'Rejects a pending approval, once, and makes its run due (audited with source rest); reason is kept as its comment. The body may be left out.',
+    tag: 'approvals',
+    auth: true,
+    needs: 'workflows',
+    query: NO_PARAMS,
+    pathParams: [approvalParam],
+    requestBody: rejectRequestSchema,
+    bodyOptional: true,
+    responses: decisionRefusals('reason'),
+  },
+  {
     operationId: 'getOpenApiDocument',
     method: 'get',
     path: '/api/v1/openapi.json',
@@ -260,6 +593,11 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
 ];
+
+/** The routes a router serves: those without a `needs`, and those whose dep it was given. */
+export function servedRoutes(served: { workflows: boolean }): RouteSpec[] {
+  return ROUTES.filter((route) => route.needs === undefined || served[route.needs]);
+}
 
 /** Routes whose query is not checked (probes and scrapers may add cache-busting parameters). */
 export const LENIENT_QUERY: ReadonlySet<OperationId> = new Set([

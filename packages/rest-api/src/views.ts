@@ -2,8 +2,28 @@
 // Each function's return type is inferred from the zod schema the OpenAPI document publishes.
 import { agentView } from '@junction/agent-core/agents';
 import { isoOrNull as iso, runView } from '@junction/agent-core/runs';
-import type { Agent, EnvironmentSummary, Run, RunEvent, Store } from '@junction/store';
-import type { AgentBody, EnvironmentBody, RunBody, RunEventBody } from './schemas.js';
+import type {
+  Agent,
+  Approval,
+  EnvironmentSummary,
+  Run,
+  RunEvent,
+  Store,
+  Workflow,
+  WorkflowRun,
+  WorkflowStep,
+} from '@junction/store';
+import { approvalView, type WorkflowDoor } from '@junction/workflows';
+import type {
+  AgentBody,
+  ApprovalBody,
+  EnvironmentBody,
+  RunBody,
+  RunEventBody,
+  WorkflowBody,
+  WorkflowRunBody,
+  WorkflowStepBody,
+} from './schemas.js';
 
 /** An agent as every surface shows it (agent-core's agentView, checked against the schema). */
 export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> {
@@ -37,4 +57,81 @@ export function environmentBody(env: EnvironmentSummary): EnvironmentBody {
     tools: env.tools,
     last_synced_at: iso(env.lastSyncedAt),
   };
+}
+
+/** A workflow as `junction workflow list --json` shows it; `environment` is its environment's name. */
+export function workflowBody(workflow: Workflow, environment: string | null): WorkflowBody {
+  const { definition } = workflow;
+  return {
+    id: workflow.id,
+    workflow_id: workflow.workflowId,
+    name: workflow.name,
+    environment,
+    enabled: workflow.enabled,
+    description: typeof definition.description === 'string' ? definition.description : '',
+    version:
+      definition.version === undefined || definition.version === null
+        ? null
+        : String(definition.version),
+    path: workflow.path,
+    states: Array.isArray(definition.states) ? definition.states.length : 0,
+    created_at: workflow.createdAt.toISOString(),
+    updated_at: workflow.updatedAt.toISOString(),
+  };
+}
+
+/** A workflow run; `redact` and `clean` remove secrets from its input, output and error. */
+export function workflowRunBody(
+  run: WorkflowRun,
+  redact: (value: unknown) => unknown,
+  clean: (text: string) => string,
+): WorkflowRunBody {
+  return {
+    id: run.id,
+    workflow_id: run.workflowKey,
+    workflow_name: run.workflowName,
+    status: run.status,
+    input: redact(run.input ?? null),
+    output: redact(run.output ?? null),
+    error: run.error === null ? null : clean(run.error),
+    current_step: run.currentStep,
+    source: run.source,
+    created_at: run.createdAt.toISOString(),
+    started_at: iso(run.startedAt),
+    completed_at: iso(run.completedAt),
+  };
+}
+
+/** One step attempt of a workflow run. */
+export function workflowStepBody(
+  step: WorkflowStep,
+  redact: (value: unknown) => unknown,
+  clean: (text: string) => string,
+): WorkflowStepBody {
+  return {
+    id: step.id,
+    name: step.stepName,
+    path: step.path,
+    attempt: step.attempt,
+    type: step.type,
+    status: step.status,
+    output: redact(step.output ?? null),
+    error: step.error === null ? null : clean(step.error),
+    run_id: step.runId,
+    approval_id: step.approvalId,
+    started_at: iso(step.startedAt),
+    completed_at: iso(step.completedAt),
+  };
+}
+
+/** An approval as every surface shows it (the workflows package's approvalView) with its signed links. */
+export async function approvalBody(
+  approval: Approval,
+  workflows: Pick<WorkflowDoor, 'links'>,
+): Promise<ApprovalBody> {
+  const view = approvalView(approval) as Omit<
+    ApprovalBody,
+    'view_url' | 'approve_url' | 'reject_url'
+  >;
+  return { ...view, ...(await workflows.links(approval.approvalId)) };
 }

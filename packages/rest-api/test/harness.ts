@@ -13,6 +13,7 @@ import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@junction/telemetry';
+import { createWorkflowDoor, type WorkflowDoor } from '@junction/workflows';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import express from 'express';
@@ -50,6 +51,8 @@ export interface TestServer {
   clock: Clock;
   seed: Seed;
   dir: string;
+  /** The workflow door the router was given (with `workflows: true`). */
+  workflows?: WorkflowDoor;
   /** Runs in the store right now. */
   runCount(): Promise<number>;
   close(): Promise<void>;
@@ -208,6 +211,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** The store the router sees (e.g. one whose ping hangs); the harness keeps the real one. */
   routerStore?: (store: Store) => Store;
+  /** Give the router a real workflow door (approval links on http://127.0.0.1:8587). */
+  workflows?: boolean;
 }
 
 /** A real server on 127.0.0.1:0 over a freshly seeded temp-file store. */
@@ -235,12 +240,16 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     endings: workers,
   });
   const metrics = createMetrics({ startTime: new Date(clock.ms - 3_723_000), now: () => clock.ms });
+  const workflows = options.workflows
+    ? createWorkflowDoor({ store, publicUrl: 'http://127.0.0.1:8587', now: clock.now })
+    : undefined;
   const app = express();
   app.disable('x-powered-by');
   app.use(
     createRestRouter({
       store: options.routerStore ? options.routerStore(store) : store,
       runs,
+      ...(workflows ? { workflows } : {}),
       logger,
       metrics,
       version: '1.2.3-test',
@@ -267,6 +276,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     clock,
     seed: seeded,
     dir,
+    ...(workflows ? { workflows } : {}),
     runCount: () => store.runs.count(),
     async close(): Promise<void> {
       await workers.stop({ drainMs: 1000 });

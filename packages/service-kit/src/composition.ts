@@ -189,16 +189,18 @@ export function composeService(options: ComposeOptions): Composition {
       ...(workers ? { dispatch: workers, endings: workers } : {}),
     });
   // A workflow run started or an approval decided here wakes this process's workflow workers.
-  let wakeWorkflows = (): void => undefined;
+  // The door is made before the workers that advance its runs: it reaches them through here.
+  const local: { workers?: WorkflowWorkers } = {};
   const workflows = createWorkflowDoor({
     store,
     publicUrl: config.webhook.public_url,
-    due: () => wakeWorkflows(),
+    due: () => local.workers?.due(),
+    reserve: () => local.workers?.reserve(),
   });
   const executor = options.executes
     ? buildExecutor(options, env, metrics, runDoorFor, workflows)
     : undefined;
-  if (executor) wakeWorkflows = () => executor.workflowWorkers.due();
+  if (executor) local.workers = executor.workflowWorkers;
   // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
   // rebinding); /mcp has its own Host and Origin check.
   const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
@@ -217,6 +219,7 @@ export function composeService(options: ComposeOptions): Composition {
       logger,
       version,
       processEnv: env,
+      workflows,
     };
   };
   return {
@@ -242,6 +245,7 @@ export function composeService(options: ComposeOptions): Composition {
           startedAt,
           keys,
           secrets,
+          workflows,
           ...(executor
             ? {
                 workersRunning: () => started && stopped === undefined,
@@ -270,6 +274,7 @@ export function composeService(options: ComposeOptions): Composition {
             xApiKey: false,
           }),
           maxBodyBytes: config.webhook.max_body_bytes,
+          workflows,
         },
         { ...extra, ...(guard ? { guard } : {}) },
       ),

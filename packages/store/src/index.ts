@@ -118,6 +118,7 @@ export type {
   WorkflowStepsRepository,
   WorkflowStepStartInput,
   WorkflowStepPatch,
+  WorkflowStepChanges,
 } from './repositories/workflow-steps.js';
 export type {
   ApprovalsRepository,

@@ -4,10 +4,15 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
+import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
 import { WebhookError, isWebhookError, type JsonValue, type WebhookErrorCode } from './errors.js';
 
-/** Every code a webhook answer can carry: this surface's, the run door's and the store's. */
-export type WebhookAnswerCode = WebhookErrorCode | AgentCoreErrorCode | StoreErrorCode;
+/** Every code a webhook answer can carry: this surface's, the run door's, the workflows' and the store's. */
+export type WebhookAnswerCode =
+  | WebhookErrorCode
+  | AgentCoreErrorCode
+  | WorkflowErrorCode
+  | StoreErrorCode;
 
 /** HTTP status of every code the webhook server answers with; anything unlisted is a 500. */
 export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<WebhookAnswerCode, number>>> = {
@@ -19,13 +24,19 @@ export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<WebhookAnswerCode, num
   IDEMPOTENCY_KEY_INVALID: 400,
   BEARER_TOKEN_REQUIRED: 401,
   INVALID_API_KEY: 401,
+  APPROVAL_TOKEN_INVALID: 403,
+  APPROVER_NOT_ALLOWED: 403,
   ROUTE_NOT_FOUND: 404,
   ENVIRONMENT_NOT_FOUND: 404,
   AGENT_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  APPROVAL_NOT_FOUND: 404,
+  WORKFLOW_RUN_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  APPROVAL_DECIDED: 409,
+  APPROVAL_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -140,6 +151,24 @@ export function toHttpFailure(err: unknown): HttpFailure {
       status === 500 || Object.keys(known.details).length === 0 ? undefined : known.details;
     return { status, headers, body: { error: { code, message, ...(details ? { details } : {}) } } };
   }
+  if (isWorkflowError(known)) {
+    const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
+    if (status !== 500) {
+      // Workflow details are JSON-safe by contract (an approval's view, ids, approvers).
+      const details = known.details as Record<string, JsonValue>;
+      return {
+        status,
+        headers: {},
+        body: {
+          error: {
+            code: known.code,
+            message: redactText(known.message),
+            ...(Object.keys(details).length > 0 ? { details } : {}),
+          },
+        },
+      };
+    }
+  }
   if (isAgentCoreError(known) || isStoreError(known)) {
     const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
     if (status !== 500) {
@@ -221,7 +250,7 @@ export function webhookNotFoundHandler(): RequestHandler {
       toHttpFailure(
         new WebhookError(
           'ROUTE_NOT_FOUND',
-          `No route ${req.method} ${req.path} on the webhook server. Routes: POST /execute (when webhook.enabled is true) and GET /runs/:run_id.`,
+          `No route ${req.method} ${req.path} on the webhook server. Routes: POST /execute (when webhook.enabled is true), GET /runs/:run_id and the approval URLs under /workflow-approvals/ (when workflows are served).`,
           { method: req.method, path: req.path },
         ),
       ),

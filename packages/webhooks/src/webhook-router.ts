@@ -1,4 +1,5 @@
-// The inbound routes of the webhook server (port 8587): POST /execute and GET /runs/:run_id.
+// The inbound routes of the webhook server (port 8587): POST /execute, GET /runs/:run_id and,
+// when workflows are served, the approval URLs (approval-routes.ts).
 // Factories only: `createWebhookApp` serves them flat on an app, `createWebhookRouter` for mounting.
 import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
@@ -6,7 +7,9 @@ import { AgentCoreError } from '@junction/agent-core';
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
+import type { WorkflowDoor } from '@junction/workflows';
 import { apiKeyCheck, requireApiKey, type WebhookKeyRing } from './api-key.js';
+import { addApprovalRoutes } from './approval-routes.js';
 import { WebhookError } from './errors.js';
 import { parseExecuteRequest } from './execute-request.js';
 import { methodNotAllowed, webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
@@ -24,10 +27,18 @@ export interface WebhookRouterDeps {
   logger: Logger;
   /** config webhook.enabled: without it POST /execute does not exist (404 like any unknown route). */
   enabled: boolean;
-  /** config webhook.api_key / JUNCTION_WEBHOOK_API_KEY, held by service-kit's `keyRing`; when it holds a key, every route needs `Authorization: Bearer <key>`. */
+  /**
+   * config webhook.api_key / JUNCTION_WEBHOOK_API_KEY, held by service-kit's `keyRing`; when it
+   * holds a key, every route needs `Authorization: Bearer <key>` — an approval URL carrying its
+   * own signed `?token=` excepted.
+   */
   keys?: WebhookKeyRing;
   /** Largest accepted body in bytes (config webhook.max_body_bytes). Default 1 MiB. */
   maxBodyBytes?: number;
+  /** The door for workflow runs: with it the approval URLs (/workflow-approvals/…) are served; without it they are 404. */
+  workflows?: WorkflowDoor;
+  /** The clock of the approval page (whether an approval is past its expiry). */
+  now?: () => Date;
 }
 
 const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
@@ -51,11 +62,12 @@ function webhookLogger(deps: WebhookRouterDeps): Logger {
 }
 
 /** Where the routes go: an app (flat, as `createWebhookApp` serves them) or a router. */
-type RouteTarget = Pick<Router, 'get' | 'post' | 'all'>;
+export type RouteTarget = Pick<Router, 'get' | 'post' | 'all'>;
 
 /**
- * Adds POST /execute (when enabled) and GET /runs/:run_id to `target`. Each route is one
- * middleware plus its handler: on a busy server every extra routing layer is paid per request.
+ * Adds POST /execute (when enabled), GET /runs/:run_id and the approval URLs (with a workflow
+ * door) to `target`. Each route is one middleware plus its handler: on a busy server every extra
+ * routing layer is paid per request.
  */
 function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: Logger): void {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -102,9 +114,24 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
     res.json({ run: runView(run) });
   });
   target.all('/runs/:run_id', methodNotAllowed(['GET', 'HEAD']));
+
+  // Served whether or not /execute is enabled: an approval link must work wherever it was sent.
+  if (deps.workflows) {
+    addApprovalRoutes(
+      target,
+      {
+        store: deps.store,
+        workflows: deps.workflows,
+        ...(deps.keys ? { keys: deps.keys } : {}),
+        maxBodyBytes,
+        now: deps.now ?? ((): Date => new Date()),
+      },
+      logger,
+    );
+  }
 }
 
-/** Builds the router of POST /execute (when enabled) and GET /runs/:run_id, ending in a JSON error handler. */
+/** Builds the router of POST /execute (when enabled), GET /runs/:run_id and the approval URLs (with `workflows`), ending in a JSON error handler. */
 export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   const logger = webhookLogger(deps);
   const router = express.Router();

@@ -25,11 +25,14 @@ export function initialContext(input: unknown): Context {
   const ctx: Context = { workflow: { input: copyValue(input ?? {}) as Value }, steps: {} };
   if (isObject(input)) {
     for (const [key, value] of Object.entries(input)) {
-      if (key !== 'workflow' && key !== 'steps') ctx[key] = copyValue(value);
+      if (key !== 'workflow' && key !== 'steps' && !RESERVED.has(key)) ctx[key] = copyValue(value);
     }
   }
   return ctx;
 }
+
+/** Keys JavaScript gives a meaning of their own: never written into a context object. */
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The segments of `$.a.b` / `a.b` (`$` and `` are the root). */
 function segments(path: string): string[] {
@@ -51,6 +54,8 @@ export function getPath(root: unknown, path: string): Value | undefined {
 /** Sets `value` at `path` in `root`, making the objects on the way. */
 export function setPath(root: Context, path: string, value: Value): void {
   const keys = segments(path);
+  const reserved = keys.find((k) => RESERVED.has(k));
+  if (reserved !== undefined) throw new Error(`path ${path} may not name "${reserved}"`);
   if (keys.length === 0) {
     if (isObject(value)) Object.assign(root, value);
     return;

@@ -622,6 +622,23 @@ export function parseWorkflow(source: string, file: string, fallbackId?: string)
   return workflowOf(read.value, file, fallbackId);
 }
 
+const models = new Map<string, WorkflowModel>();
+
+/**
+ * `workflowOf` for a stored definition, kept per definition text: a run's definition is read
+ * (and its expressions parsed) once per process, not on every start or advance.
+ */
+export function storedWorkflowOf(value: unknown, file: string, fallbackId?: string): WorkflowModel {
+  const key = `${fallbackId ?? ''}\u0000${JSON.stringify(value)}`;
+  let model = models.get(key);
+  if (model === undefined) {
+    model = workflowOf(value, file, fallbackId);
+    if (models.size >= 200) models.clear();
+    models.set(key, model);
+  }
+  return model;
+}
+
 /** The workflow in an already-parsed definition (a stored one, or a request's). */
 export function workflowOf(value: unknown, file: string, fallbackId?: string): WorkflowModel {
   const problems = new Problems();

@@ -124,6 +124,14 @@ export class Advance {
   readonly #model: WorkflowModel;
   readonly #signal: AbortSignal;
   readonly #attempts = new Map<string, WorkflowStep>();
+  /**
+   * Records not yet written: steps that need nothing outside the run (a replay would compute
+   * them again exactly) and the ends of agent steps (a replay reads them from the runs). They
+   * go to the store with the next durable record, or when the advance ends.
+   */
+  #pending: Parameters<Store['workflowSteps']['apply']>[1] = { inserts: [], updates: [] };
+  /** Writes in flight, awaited before the advance hands its last records over. */
+  readonly #writing = new Set<Promise<unknown>>();
   #currentStep: string | undefined;
 
   constructor(
@@ -142,6 +150,35 @@ export class Advance {
 
   #now(): Date {
     return this.#deps.now?.() ?? new Date();
+  }
+
+  /** Hands over the records gathered and not yet written (the worker writes them with the run's release or end). */
+  async takePending(): Promise<Parameters<Store['workflowSteps']['apply']>[1]> {
+    await Promise.all(this.#writing);
+    const pending = this.#pending;
+    this.#pending = { inserts: [], updates: [] };
+    return pending;
+  }
+
+  /** Writes the records gathered so far, with `extra` inserts, in one transaction. */
+  async flush(
+    extra: Parameters<Store['workflowSteps']['start']>[1][] = [],
+  ): Promise<WorkflowStep[]> {
+    const changes = {
+      inserts: [...this.#pending.inserts, ...extra],
+      updates: this.#pending.updates,
+    };
+    this.#pending = { inserts: [], updates: [] };
+    const write = this.#deps.store.workflowSteps.apply(this.#run.id, changes).then((inserted) => {
+      for (const row of inserted) this.#attempts.set(`${row.path}@${row.attempt}`, row);
+      return inserted;
+    });
+    this.#writing.add(write);
+    try {
+      return await write;
+    } finally {
+      this.#writing.delete(write);
+    }
   }
 
   async run(): Promise<AdvanceResult> {
@@ -260,13 +297,14 @@ export class Advance {
     const key = `${path}@${attempt}`;
     const known = this.#attempts.get(key);
     if (known) return known;
-    const row = await this.#deps.store.workflowSteps.start(this.#run.id, {
-      path,
-      attempt,
-      stepName: state.id,
-      type: state.type,
-      ...fields,
-    });
+    // Written with the records gathered before it, so attempts keep the order they began in.
+    await this.flush([{ path, attempt, stepName: state.id, type: state.type, ...fields }]);
+    const row =
+      this.#attempts.get(key) ??
+      (await this.#deps.store.workflowSteps.list(this.#run.id)).find(
+        (r) => r.path === path && r.attempt === attempt,
+      );
+    if (row === undefined) throw new Error(`the record of step ${path} was not written`);
     this.#attempts.set(key, row);
     return row;
   }
@@ -352,8 +390,13 @@ export class Advance {
     output: Value,
     next?: string,
   ): Promise<Outcome> {
-    const row = await this.#record(path, attempt, state, { status: 'completed', output });
-    if (row.status !== 'completed') await this.#update(row, { status: 'completed', output });
+    const known = this.#attempts.get(`${path}@${attempt}`);
+    if (known === undefined) {
+      const record = { path, attempt, stepName: state.id, type: state.type, output };
+      this.#pending.inserts.push({ ...record, status: 'completed' });
+    } else if (known.status !== 'completed') {
+      this.#pending.updates.push({ id: known.id, patch: { status: 'completed', output } });
+    }
     return { kind: 'done', output, merged: output, ...(next !== undefined ? { next } : {}) };
   }
 
@@ -431,11 +474,12 @@ export class Advance {
     const [agentName, environment] = state.agent.includes('@')
       ? (state.agent.split('@', 2) as [string, string])
       : [state.agent, undefined];
-    let row = await this.#record(path, attempt, state, {
-      status: 'running',
-      input: { agent: state.agent, task, variables },
-    });
-    let runId = row.runId;
+    // The run is submitted first, under a key of this attempt: a step resumed before its record
+    // was written submits again and gets the same run. Its record is then written with the
+    // records gathered so far, in one transaction.
+    let row = this.#attempts.get(`${path}@${attempt}`);
+    let runId = row?.runId ?? null;
+    let written: Promise<unknown> | undefined;
     if (runId === null) {
       const { run } = await this.#deps.runs.submit({
         agent_name: agentName,
@@ -454,7 +498,15 @@ export class Advance {
           : {}),
       });
       runId = run.id;
-      row = await this.#update(row, { runId });
+      const record = { path, attempt, stepName: state.id, type: state.type, runId };
+      const input = { agent: state.agent, task, variables };
+      if (row === undefined) {
+        // Written while the run works: a crash before it lands submits again and gets the same
+        // run (the key above), so the step need not wait for its record.
+        written = this.flush([{ ...record, status: 'running', input }]);
+      } else {
+        row = await this.#update(row, { runId });
+      }
     }
     let run: Run;
     for (;;) {
@@ -462,13 +514,17 @@ export class Advance {
       if (run.status !== 'queued' && run.status !== 'running') break;
       if (this.#signal.aborted) throw this.#signal.reason;
     }
+    if (written) {
+      await written;
+      row = this.#attempts.get(`${path}@${attempt}`);
+    }
     if (run.status === 'completed') {
       const output = agentOutput(run);
-      await this.#update(row, { status: 'completed', output });
+      if (row) this.#pending.updates.push({ id: row.id, patch: { status: 'completed', output } });
       return { kind: 'done', output, merged: output };
     }
     const error = `state "${state.id}": agent run ${run.id} (${run.agentName}) ended ${run.status}: ${run.error ?? 'no reason given'}`;
-    await this.#update(row, { status: 'failed', error });
+    if (row) await this.#update(row, { status: 'failed', error });
     return { kind: 'failed', status: run.status === 'timeout' ? 'timed_out' : 'failed', error };
   }
 

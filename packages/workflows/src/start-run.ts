@@ -3,13 +3,16 @@
 // it will follow; a worker takes it from there.
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
-import { workflowOf } from './definition.js';
+import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
+import type { WorkflowReservation } from './workflow-workers.js';
 
 export interface StartWorkflowDeps {
   store: Store;
   /** Told that a run is due, so an idle worker takes it at once. */
   due?: () => void;
+  /** An idle worker of this process to hand the run to as it is written. */
+  reserve?: () => WorkflowReservation | undefined;
   now?: () => Date;
 }
 
@@ -62,20 +65,25 @@ export async function findWorkflow(
     }
     environmentId = env.id;
   }
-  const candidates = (await store.workflows.list()).filter(
-    (w) =>
-      w.workflowId === key && (environmentId === undefined || w.environmentId === environmentId),
-  );
-  if (candidates.length === 1) return candidates[0] as Workflow;
-  if (candidates.length > 1) {
+  if (environmentId !== undefined) {
+    const found = await store.workflows.getByWorkflowId(environmentId, key);
+    if (found) return found;
+  } else {
+    // The `default` environment's, else the one environment that has it.
     const preferred = await store.environments.getByName('default');
-    const inDefault = candidates.find((w) => w.environmentId === preferred?.id);
+    const inDefault = preferred
+      ? await store.workflows.getByWorkflowId(preferred.id, key)
+      : undefined;
     if (inDefault) return inDefault;
-    throw new WorkflowError(
-      'WORKFLOW_AMBIGUOUS',
-      `Workflow "${key}" exists in several environments; name one (environment).`,
-      { workflow_id: key },
-    );
+    const candidates = (await store.workflows.list()).filter((w) => w.workflowId === key);
+    if (candidates.length === 1) return candidates[0] as Workflow;
+    if (candidates.length > 1) {
+      throw new WorkflowError(
+        'WORKFLOW_AMBIGUOUS',
+        `Workflow "${key}" exists in several environments; name one (environment).`,
+        { workflow_id: key },
+      );
+    }
   }
   throw new WorkflowError(
     'WORKFLOW_NOT_FOUND',
@@ -84,8 +92,49 @@ export async function findWorkflow(
   );
 }
 
-/** Checks `input` against the workflow's inputSchema; WORKFLOW_INPUT_INVALID naming the field. */
+/** Deepest nesting a run's input may have. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** How deep `value` nests, counting without recursion; stops counting past `limit`. */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [at, depth] = stack.pop() as [unknown, number];
+    if (at === null || typeof at !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(at)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Checks `input`: a JSON object (or nothing), nested at most MAX_INPUT_DEPTH deep, with no key
+ * named `__proto__` or `constructor` at its top, and fitting the workflow's inputSchema;
+ * WORKFLOW_INPUT_INVALID naming the field otherwise.
+ */
 export function checkInput(schema: Record<string, unknown> | undefined, input: unknown): void {
+  const refuse = (field: string, reason: string): never => {
+    throw new WorkflowError(
+      'WORKFLOW_INPUT_INVALID',
+      `The workflow input is not valid: ${field} ${reason}.`,
+      { field, reason },
+    );
+  };
+  if (
+    input !== undefined &&
+    (input === null || typeof input !== 'object' || Array.isArray(input))
+  ) {
+    refuse('input', 'must be a JSON object, such as {"ticket": "T-1"}');
+  }
+  if (depthOf(input, MAX_INPUT_DEPTH) > MAX_INPUT_DEPTH) {
+    refuse('input', `is nested more than ${MAX_INPUT_DEPTH} levels deep`);
+  }
+  for (const key of ['__proto__', 'constructor']) {
+    if (input !== undefined && Object.hasOwn(input as object, key))
+      refuse(`input.${key}`, 'is a name no input may use; rename it');
+  }
   if (schema === undefined) return;
   const validate = validatorOf(schema);
   if (validate(input ?? {})) return;
@@ -117,7 +166,7 @@ export async function startWorkflowRun(
       { workflow_id: workflow.workflowId },
     );
   }
-  const model = workflowOf(
+  const model = storedWorkflowOf(
     workflow.definition,
     workflow.path ?? workflow.workflowId,
     workflow.workflowId,
@@ -131,19 +180,31 @@ export async function startWorkflowRun(
     const first = await store.workflowRuns.findByIdempotencyKey(key);
     if (first) return { run: first, replayed: true };
   }
-  const run = await store.workflowRuns.create({
-    workflowId: workflow.id,
-    workflowKey: workflow.workflowId,
-    workflowName: workflow.name,
-    environmentId: workflow.environmentId,
-    definition: workflow.definition,
-    source: request.source,
-    input,
-    ...(model.timeoutMs !== undefined
-      ? { timeoutAt: new Date(now.getTime() + model.timeoutMs) }
-      : {}),
-    idempotencyKey: key,
-  });
-  deps.due?.();
+  const reservation = deps.reserve?.();
+  let run: WorkflowRun;
+  try {
+    run = await store.workflowRuns.create({
+      workflowId: workflow.id,
+      workflowKey: workflow.workflowId,
+      workflowName: workflow.name,
+      environmentId: workflow.environmentId,
+      definition: workflow.definition,
+      source: request.source,
+      input,
+      ...(model.timeoutMs !== undefined
+        ? { timeoutAt: new Date(now.getTime() + model.timeoutMs) }
+        : {}),
+      idempotencyKey: key,
+      ...(reservation ? { claimedBy: reservation.claim } : {}),
+    });
+  } catch (err) {
+    reservation?.release();
+    throw err;
+  }
+  if (reservation && run.workerId === reservation.claim.workerId) reservation.take(run);
+  else {
+    reservation?.release();
+    deps.due?.();
+  }
   return { run, replayed: false };
 }

@@ -13,6 +13,7 @@ import {
 } from './approvals.js';
 import { WorkflowError } from './errors.js';
 import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
+import type { WorkflowReservation } from './workflow-workers.js';
 
 export interface WorkflowDoor {
   start(request: StartWorkflowRequest): Promise<{ run: WorkflowRun; replayed: boolean }>;
@@ -50,6 +51,8 @@ export interface WorkflowDoorDeps {
   publicUrl: string;
   /** Told that a run is due (started, or an approval decided): wakes a worker of this process. */
   due?: () => void;
+  /** An idle worker of this process to hand a run to as it is written. */
+  reserve?: () => WorkflowReservation | undefined;
   now?: () => Date;
 }
 
@@ -71,7 +74,12 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
   return {
     start: (request) =>
       startWorkflowRun(
-        { store, ...(deps.due ? { due: deps.due } : {}), ...(deps.now ? { now: deps.now } : {}) },
+        {
+          store,
+          ...(deps.due ? { due: deps.due } : {}),
+          ...(deps.reserve ? { reserve: deps.reserve } : {}),
+          ...(deps.now ? { now: deps.now } : {}),
+        },
         request,
       ),
     get,

@@ -3,11 +3,10 @@
 // goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
 // a lease that runs out, and the next poll anywhere takes the run over.
 import { newWorkerId } from '@junction/agent-core/runs';
-import type { WorkflowRun } from '@junction/store';
+import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import { Advance, SPAN_WORKFLOW_RUN, type AdvanceResult, type EngineDeps } from './engine.js';
-import { workflowOf } from './definition.js';
-import type { WorkflowModel } from './model.js';
+import { storedWorkflowOf } from './definition.js';
 import { withSpan } from '@junction/telemetry';
 
 export interface WorkflowWorkersOptions extends EngineDeps {
@@ -24,17 +23,25 @@ export interface WorkflowWorkersOptions extends EngineDeps {
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** An idle worker reserved for a run being written in this process (see `reserve`). */
+export interface WorkflowReservation {
+  claim: { workerId: string; leaseMs: number };
+  /** Hands the written run (held by `claim`) to the worker. */
+  take(run: WorkflowRun): void;
+  /** Gives the worker back when no run was written. */
+  release(): void;
+}
+
 /** Advances workflow runs; see the file comment. */
 export class WorkflowWorkers {
   readonly workerId: string;
   readonly #o: Required<Pick<WorkflowWorkersOptions, 'concurrency' | 'pollMs' | 'leaseMs'>> &
     WorkflowWorkersOptions;
   readonly #inFlight = new Map<number, AbortController>();
-  readonly #models = new Map<number, WorkflowModel>();
   readonly #waiters = new Map<number, Set<(run: WorkflowRun) => void>>();
   #loops: Promise<void>[] = [];
   #running = false;
-  #wake: Array<() => void> = [];
+  #wake: Array<(run?: WorkflowRun) => void> = [];
 
   constructor(options: WorkflowWorkersOptions) {
     this.#o = { concurrency: 4, pollMs: 500, leaseMs: 60_000, ...options };
@@ -49,6 +56,21 @@ export class WorkflowWorkers {
 
   running(): boolean {
     return this.#running;
+  }
+
+  /**
+   * An idle worker for a run about to be written here: the run is created already held by
+   * this process (`claim`), then handed to that worker (`take`), with no poll in between.
+   * Undefined when every worker is busy (the run then waits in the store for a poll).
+   */
+  reserve(): WorkflowReservation | undefined {
+    const idle = this.#running ? this.#wake.shift() : undefined;
+    if (idle === undefined) return undefined;
+    return {
+      claim: { workerId: this.workerId, leaseMs: this.#o.leaseMs },
+      take: (run) => idle(run),
+      release: () => idle(),
+    };
   }
 
   /** A run became due (started, or an approval decided): wakes an idle worker at once. */
@@ -101,18 +123,18 @@ export class WorkflowWorkers {
         this.#o.logger.error('could not look for a due workflow run', { error: messageOf(err) });
       }
       if (run === undefined) {
-        await new Promise<void>((resolve) => {
+        run = await new Promise<WorkflowRun | undefined>((resolve) => {
           const timer = setTimeout(() => {
             this.#wake = this.#wake.filter((w) => w !== wake);
-            resolve();
+            resolve(undefined);
           }, this.#o.pollMs);
-          const wake = (): void => {
+          const wake = (handed?: WorkflowRun): void => {
             clearTimeout(timer);
-            resolve();
+            resolve(handed);
           };
           this.#wake.push(wake);
         });
-        continue;
+        if (run === undefined) continue;
       }
       await this.advance(run);
     }
@@ -145,34 +167,38 @@ export class WorkflowWorkers {
         });
         return;
       }
-      let model = this.#models.get(run.id);
-      if (model === undefined) {
-        model = workflowOf(
-          run.definition,
-          `workflow run ${run.id} (${run.workflowKey})`,
-          run.workflowKey,
-        );
-        this.#models.set(run.id, model);
-      }
+      const model = storedWorkflowOf(
+        run.definition,
+        `workflow run ${run.id} (${run.workflowKey})`,
+        run.workflowKey,
+      );
       const steps = await store.workflowSteps.list(run.id);
+      const advance = new Advance(this.#o, run, model, steps, controller.signal);
       const result = await withSpan(
         this.#o.tracer ?? noTracer,
         SPAN_WORKFLOW_RUN,
         { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
-        () => new Advance(this.#o, run, model, steps, controller.signal).run(),
+        () => advance.run(),
       );
+      // The last step records go with the run's end or release.
+      const pending = await advance.takePending();
       if (result.kind === 'finished') {
-        await this.#finish(run, result);
+        await this.#finish(run, result, pending);
         return;
       }
       let wakeAt = result.wakeAt;
       if (run.timeoutAt !== null && (wakeAt === null || run.timeoutAt < wakeAt))
         wakeAt = run.timeoutAt;
-      const held = await store.workflowRuns.release(run.id, this.workerId, {
-        status: result.approval ? 'waiting_approval' : 'running',
-        wakeAt,
-        ...(result.currentStep !== undefined ? { currentStep: result.currentStep } : {}),
-      });
+      const held = await store.workflowRuns.release(
+        run.id,
+        this.workerId,
+        {
+          status: result.approval ? 'waiting_approval' : 'running',
+          wakeAt,
+          ...(result.currentStep !== undefined ? { currentStep: result.currentStep } : {}),
+        },
+        pending,
+      );
       if (held) {
         log.info(result.approval ? 'workflow run waiting for approval' : 'workflow run waiting', {
           wake_at: wakeAt?.toISOString() ?? null,
@@ -197,15 +223,20 @@ export class WorkflowWorkers {
   async #finish(
     run: WorkflowRun,
     result: Extract<AdvanceResult, { kind: 'finished' }>,
+    steps?: WorkflowStepChanges,
   ): Promise<void> {
     const { store, logger } = this.#o;
     try {
-      const ended = await store.workflowRuns.finish(run.id, this.workerId, {
-        status: result.status,
-        ...(result.output !== undefined ? { output: result.output } : {}),
-        ...(result.error !== undefined ? { error: result.error } : {}),
-      });
-      this.#models.delete(run.id);
+      const ended = await store.workflowRuns.finish(
+        run.id,
+        this.workerId,
+        {
+          status: result.status,
+          ...(result.output !== undefined ? { output: result.output } : {}),
+          ...(result.error !== undefined ? { error: result.error } : {}),
+        },
+        steps,
+      );
       const fields = { workflow_run_id: run.id, workflow: run.workflowKey, status: ended.status };
       if (ended.status === 'completed') logger.info('workflow run completed', fields);
       else logger.warn('workflow run ended', { ...fields, error: ended.error });

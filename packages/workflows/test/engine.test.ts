@@ -280,3 +280,28 @@ states:
     expect(ended.error).toContain('more than 1000 times');
   }, 90_000);
 });
+
+describe('hostile workflow input', () => {
+  it('refuses input that is not an object, nests too deep, or names __proto__ — and writes no run', async () => {
+    h.workflow(
+      'open.workflow.yaml',
+      'id: open\nstart: a\nstates:\n  - {id: a, type: inject, data: {x: 1}, end: true}\n',
+    );
+    await h.sync();
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 5_000; i++) deep = { d: deep };
+    for (const [input, says] of [
+      [[1, 2], 'must be a JSON object'],
+      [{ a: deep }, 'nested more than 64 levels'],
+      [JSON.parse('{"__proto__": {"polluted": true}}'), 'input.__proto__'],
+      [JSON.parse('{"constructor": 1}'), 'input.constructor'],
+    ] as const) {
+      await expect(start('open', input)).rejects.toMatchObject({
+        code: 'WORKFLOW_INPUT_INVALID',
+        message: expect.stringContaining(says),
+      });
+    }
+    expect(await h.store.workflowRuns.list({})).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -282,3 +282,107 @@ result = {"input": input, "steps": steps}
     expect(evaluate(program, { input: {} })).toBe(1);
   });
 });
+
+describe('expressions: fuzzing only ever yields our two errors', () => {
+  // A small deterministic generator, so a failure can be replayed.
+  let seed = 12345;
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const TOKENS = [
+    'x',
+    'input',
+    'items',
+    '.',
+    'a',
+    '(',
+    ')',
+    '[',
+    ']',
+    '{',
+    '}',
+    ':',
+    ',',
+    '1',
+    '0',
+    '-1',
+    '2.5',
+    '"s"',
+    "'t'",
+    '+',
+    '-',
+    '*',
+    '/',
+    '//',
+    '%',
+    '**',
+    '==',
+    '!=',
+    '<',
+    '>=',
+    'in',
+    'not',
+    'and',
+    'or',
+    'if',
+    'else',
+    'for',
+    '=',
+    '+=',
+    'len',
+    'range',
+    'str',
+    'sorted',
+    'None',
+    'True',
+    '\n',
+    '\n    ',
+    ';',
+    'pass',
+    'elif',
+    '__proto__',
+    'constructor',
+    '#',
+    '\\',
+    '"',
+    "'",
+    '\t',
+    '@',
+  ];
+  const scope = (): Record<string, Value> => ({
+    x: [1, 2, 3],
+    input: { a: 1, items: [{ a: 2 }, { a: 'b' }] },
+  });
+
+  it('survives random token soup and random characters', () => {
+    for (let i = 0; i < 4000; i++) {
+      const soup =
+        i % 4 === 3
+          ? Array.from({ length: random(40) }, () => String.fromCharCode(random(128))).join('')
+          : Array.from({ length: 1 + random(25) }, () => TOKENS[random(TOKENS.length)]).join(
+              random(3) === 0 ? '' : ' ',
+            );
+      for (const parse of [parseExpression, parseProgram]) {
+        try {
+          evaluate(parse(soup), scope(), { maxSteps: 5000, maxMillis: 200 });
+        } catch (err) {
+          if (!(err instanceof ExpressionError || err instanceof ExpressionSyntaxError)) {
+            throw new Error(`${JSON.stringify(soup)} threw ${String(err)}`);
+          }
+        }
+      }
+    }
+  });
+
+  it('evaluates the deepest accepted nesting without trouble', () => {
+    // Every level stacks many precedence layers inside one bracket.
+    let source = 'x';
+    for (let i = 0; i < 15; i++) source = `[not -(1 if ${source} else 2) ** 1 < 3 and 1 or 0][0]`;
+    // Each level is `not (-(…) < 3) and 1 or 0`, which is 0 in Python too.
+    expect(evaluate(parseExpression(source), { x: 1 })).toBe(0);
+    const blocks = Array.from({ length: 90 }, (_, i) => `${' '.repeat(i)}for i${i} in [1]:`);
+    const program = `${blocks.join('\n')}\n${' '.repeat(90)}n = len([[[[1]]]])\nn`;
+    expect(evaluate(parseProgram(program), {})).toBe(1);
+  });
+});

@@ -7,6 +7,7 @@ export {
   MAX_NAME_LENGTH,
   MAX_RUN_TIMEOUT_SECONDS,
   parseRunRequest,
+  refusingReservedKeys,
   runRequestFields,
   runRequestSchema,
 } from './run-request.js';

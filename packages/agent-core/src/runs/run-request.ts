@@ -29,8 +29,38 @@ const name = (field: string, what: string): z.ZodString =>
       error: `${field} must not contain control characters (line breaks, NUL, escapes)`,
     });
 
-/** Object keys JavaScript gives a meaning of their own, which no variable may be named. */
+/** Object keys JavaScript gives a meaning of their own, which no variable or input field may be named. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor']);
+
+/**
+ * `schema` (a record) behind a check that refuses, by name, a key `__proto__` or
+ * `constructor`: zod's record skips an own "__proto__" key without a word (JSON.parse makes
+ * one) and calls an object with an own "constructor" key "not an object". Every surface's
+ * wire schema of a key-value object goes through this, so no request loses a key silently.
+ */
+export function refusingReservedKeys<T extends z.ZodType>(
+  field: string,
+  what: string,
+  schema: T,
+): z.ZodPipe<z.ZodTransform<unknown, unknown>, T> {
+  return z.preprocess((input, ctx) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(input)) {
+      if (RESERVED_KEYS.has(key)) {
+        ctx.issues.push({
+          code: 'custom',
+          input,
+          path: [key],
+          message: `${field} may not have a ${what} named "${key}"; rename it`,
+        });
+      } else {
+        kept[key] = value;
+      }
+    }
+    return kept;
+  }, schema);
+}
 
 /** The field schemas of a run request; surfaces reuse them in their own wire schemas. */
 export const runRequestFields = {
@@ -47,27 +77,9 @@ export const runRequestFields = {
           : 'task must be a string: the instruction for the agent',
     })
     .refine((task) => task.trim().length > 0, { error: 'task must not be empty' }),
-  // zod's record skips an own "__proto__" key without a word (JSON.parse makes one) and calls
-  // an object with an own "constructor" key "not an object": both are refused here by name,
-  // before the record sees them, so a request never loses a variable silently.
-  variables: z.preprocess(
-    (input, ctx) => {
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
-      const kept: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(input)) {
-        if (RESERVED_KEYS.has(key)) {
-          ctx.issues.push({
-            code: 'custom',
-            input,
-            path: [key],
-            message: `variables may not have a variable named "${key}"; rename it`,
-          });
-        } else {
-          kept[key] = value;
-        }
-      }
-      return kept;
-    },
+  variables: refusingReservedKeys(
+    'variables',
+    'variable',
     z.record(z.string(), z.string({ error: 'each value in variables must be a string' }), {
       error: 'variables must be an object of string values, such as {"city": "Paris"}',
     }),

@@ -3,10 +3,9 @@
 import { requireAgent } from '@junction/agent-core/agents';
 import type { Run } from '@junction/store';
 import type { Request, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
 import { environmentFilter } from '../environment-filter.js';
-import { RestApiError } from '../errors.js';
 import { AGENT_LIST_PARAMS, NO_PARAMS, parsePathId, parseQuery } from '../query-params.js';
+import { validBody } from '../request-body.js';
 import type { RouteContext } from '../route-context.js';
 import { runBody, agentBody } from '../views.js';
 import {
@@ -45,30 +44,6 @@ export function getAgent(ctx: RouteContext): RequestHandler {
     const body: AgentBody = await agentBody(store, await requireAgent(store, agentId));
     res.json(body);
   };
-}
-
-function validBody<S extends z.ZodType>(body: unknown, schema: S): z.output<S> {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue?.code === 'unrecognized_keys') {
-    const field = issue.keys[0] ?? '';
-    throw new RestApiError(
-      'INVALID_BODY',
-      `Unknown field "${field}" in the body; it takes ${Object.keys((schema as unknown as z.ZodObject).shape).join(', ')}.`,
-      { field },
-    );
-  }
-  if (!issue || issue.path.length === 0) {
-    throw new RestApiError(
-      'INVALID_BODY',
-      'The body must be a JSON object such as {"task": "…", "variables": {"NAME": "value"}}.',
-      { field: '(body)' },
-    );
-  }
-  const field = issue.path.map(String).join('.');
-  // The run request's field messages name their field ("task must not be empty").
-  throw new RestApiError('INVALID_BODY', `${issue.message}.`, { field });
 }
 
 /**
@@ -121,24 +96,4 @@ function answerQueued(ctx: RouteContext, run: Run, agentName: string, res: Respo
     message: `Run ${run.id} of agent "${agentName}" queued; GET ${location} for its status.`,
   };
   res.status(202).location(location).json(body);
-}
-
-/** Refuses a body that is not JSON before it is read: 415 UNSUPPORTED_MEDIA_TYPE. */
-export function requireJson(): RequestHandler {
-  return (req, _res, next): void => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    if (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-      next();
-      return;
-    }
-    next(
-      new RestApiError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        type === ''
-          ? 'Send the body as JSON with "Content-Type: application/json".'
-          : `Content-Type ${JSON.stringify(type)} is not accepted; send the body as JSON with "Content-Type: application/json".`,
-        { content_type: type === '' ? null : type },
-      ),
-    );
-  };
 }

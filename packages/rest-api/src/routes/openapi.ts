@@ -9,6 +9,7 @@ export function getOpenApiDocument(ctx: RouteContext): RequestHandler {
     version: ctx.deps.version,
     authRequired: ctx.deps.keys?.required ?? false,
     maxBodyBytes: ctx.deps.maxBodyBytes,
+    workflows: ctx.deps.workflows !== undefined,
   });
   return (_req: Request, res: Response): void => {
     res.json(doc);

@@ -358,12 +358,7 @@ export class RunsRepository {
         .update(runs)
         .set(REQUEUED)
         .where(
-          and(
-            eq(runs.id, id),
-            eq(runs.status, 'running'),
-            eq(runs.workerId, workerId),
-            REQUEUABLE,
-          ),
+          and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId), REQUEUABLE),
         );
       return result.rowsAffected > 0;
     });

@@ -5,6 +5,7 @@ import { workflowRuns } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
+import { stepChangeQueries, type WorkflowStepChanges } from './workflow-steps.js';
 
 export interface WorkflowRunCreateInput {
   /** Row id of the workflow; the key and name are copied so history survives the definition. */
@@ -20,6 +21,8 @@ export interface WorkflowRunCreateInput {
   timeoutAt?: Date | null;
   /** A second start with the same key answers the first run (see `findByIdempotencyKey`). */
   idempotencyKey?: string | null;
+  /** Create the run already held by this worker (an idle worker of the same process). */
+  claimedBy?: { workerId: string; leaseMs: number };
 }
 
 export interface WorkflowRunPatch {
@@ -63,7 +66,8 @@ export class WorkflowRunsRepository {
   /** Records a new workflow run (default `pending`, due at once). */
   async create(input: WorkflowRunCreateInput): Promise<WorkflowRun> {
     const now = this.#ctx.now();
-    const status = input.status ?? 'pending';
+    const claimed = input.claimedBy;
+    const status = claimed ? 'running' : (input.status ?? 'pending');
     return this.#ctx.write(`start workflow ${JSON.stringify(input.workflowKey)}`, async (db) => {
       const [row] = await db
         .insert(workflowRuns)
@@ -78,6 +82,8 @@ export class WorkflowRunsRepository {
           input: input.input ?? null,
           timeoutAt: input.timeoutAt ?? null,
           idempotencyKey: input.idempotencyKey ?? null,
+          workerId: claimed?.workerId ?? null,
+          leaseExpiresAt: claimed ? new Date(now.getTime() + claimed.leaseMs) : null,
           wakeAt: now,
           createdAt: now,
           startedAt: status === 'pending' ? null : now,
@@ -178,8 +184,15 @@ export class WorkflowRunsRepository {
   }
 
   /** Hands a run this worker holds back, waiting or due later; false if it no longer holds it. */
-  async release(id: number, workerId: string, release: WorkflowRunRelease): Promise<boolean> {
+  async release(
+    id: number,
+    workerId: string,
+    release: WorkflowRunRelease,
+    steps?: WorkflowStepChanges,
+  ): Promise<boolean> {
+    const now = this.#ctx.now();
     return this.#ctx.write('release workflow run', async (db) => {
+      if (steps) await writeSteps(db, id, steps, now);
       const fields: SQLiteUpdateSetSource<typeof workflowRuns> = {
         status: release.status,
         wakeAt: release.wakeAt,
@@ -200,9 +213,11 @@ export class WorkflowRunsRepository {
     id: number,
     workerId: string,
     end: { status: WorkflowRunStatus; output?: unknown; error?: string | null },
+    steps?: WorkflowStepChanges,
   ): Promise<WorkflowRun> {
     const now = this.#ctx.now();
     return this.#ctx.write(`finish workflow run ${id}`, async (db) => {
+      if (steps) await writeSteps(db, id, steps, now);
       const [row] = await db
         .update(workflowRuns)
         .set({
@@ -317,4 +332,16 @@ function held(id: number, workerId: string): SQL {
     eq(workflowRuns.workerId, workerId),
     inArray(workflowRuns.status, [...ACTIVE]),
   ) as SQL;
+}
+
+/** The last step records of an advance, written in the same queue slot as the run's release or end. */
+async function writeSteps(
+  db: Parameters<typeof stepChangeQueries>[0],
+  id: number,
+  steps: WorkflowStepChanges,
+  now: Date,
+): Promise<void> {
+  if (steps.inserts.length === 0 && steps.updates.length === 0) return;
+  const queries = stepChangeQueries(db, id, steps, now);
+  await db.batch(queries as unknown as [(typeof queries)[number]]);
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowStep, WorkflowStepStatus } from '../rows.js';
 import { workflowSteps } from '../schema.js';
@@ -18,6 +19,8 @@ export interface WorkflowStepStartInput {
   error?: string | null;
   wakeAt?: Date | null;
   approvalId?: string | null;
+  /** The agent run the attempt started. */
+  runId?: number | null;
 }
 
 export interface WorkflowStepPatch {
@@ -53,28 +56,13 @@ export class WorkflowStepsRepository {
    */
   async start(workflowRunId: number, input: WorkflowStepStartInput): Promise<WorkflowStep> {
     const now = this.#ctx.now();
-    const status = input.status ?? 'running';
     const path = input.path ?? input.stepName;
     const attempt = input.attempt ?? 1;
     try {
       return await this.#ctx.write(`start workflow step ${JSON.stringify(path)}`, async (db) => {
         const [row] = await db
           .insert(workflowSteps)
-          .values({
-            workflowRunId,
-            path,
-            attempt,
-            stepName: input.stepName,
-            type: input.type,
-            status,
-            input: input.input ?? null,
-            output: input.output ?? null,
-            error: input.error ?? null,
-            wakeAt: input.wakeAt ?? null,
-            approvalId: input.approvalId ?? null,
-            startedAt: status === 'pending' ? null : now,
-            completedAt: WORKFLOW_STEP_ENDED.includes(status) ? now : null,
-          })
+          .values(insertValues(workflowRunId, input, now))
           .onConflictDoNothing({
             target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
           })
@@ -100,17 +88,7 @@ export class WorkflowStepsRepository {
 
   /** Changes a step; moving to an ended status stamps completedAt. NOT_FOUND if unknown. */
   async update(id: number, patch: WorkflowStepPatch): Promise<WorkflowStep> {
-    const now = this.#ctx.now();
-    const fields: SQLiteUpdateSetSource<typeof workflowSteps> = {};
-    if (patch.status !== undefined) fields.status = patch.status;
-    if (patch.output !== undefined) fields.output = patch.output;
-    if (patch.error !== undefined) fields.error = patch.error;
-    if (patch.runId !== undefined) fields.runId = patch.runId;
-    if (patch.wakeAt !== undefined) fields.wakeAt = patch.wakeAt;
-    if (patch.approvalId !== undefined) fields.approvalId = patch.approvalId;
-    if (patch.status !== undefined && WORKFLOW_STEP_ENDED.includes(patch.status)) {
-      fields.completedAt = now;
-    }
+    const fields = patchFields(patch, this.#ctx.now());
     return this.#ctx.write('update workflow step', async (db) => {
       const [row] = await db
         .update(workflowSteps)
@@ -119,6 +97,28 @@ export class WorkflowStepsRepository {
         .returning();
       if (!row) throw notFound('workflow step', id);
       return row;
+    });
+  }
+
+  /**
+   * Writes step attempts and changes in one transaction: the engine gathers the records of
+   * steps that need nothing outside the run (and the ends of agent steps, which can be read
+   * again from their runs) and writes them with its next durable step. Attempts already
+   * recorded at their place are left as they are. Returns the attempts it inserted.
+   */
+  async apply(
+    workflowRunId: number,
+    changes: {
+      inserts: WorkflowStepStartInput[];
+      updates: Array<{ id: number; patch: WorkflowStepPatch }>;
+    },
+  ): Promise<WorkflowStep[]> {
+    if (changes.inserts.length === 0 && changes.updates.length === 0) return [];
+    const now = this.#ctx.now();
+    return this.#ctx.write('record workflow steps', async (db) => {
+      const queries = stepChangeQueries(db, workflowRunId, changes, now);
+      const results = await db.batch(queries as unknown as [(typeof queries)[number]]);
+      return (results.slice(changes.updates.length) as unknown as WorkflowStep[][]).flat();
     });
   }
 
@@ -132,4 +132,70 @@ export class WorkflowStepsRepository {
         .orderBy(asc(workflowSteps.id)),
     );
   }
+}
+
+/** Step changes to write in one batch (see `apply`). */
+export interface WorkflowStepChanges {
+  inserts: WorkflowStepStartInput[];
+  updates: Array<{ id: number; patch: WorkflowStepPatch }>;
+}
+
+/** The queries of `changes`: updates first, then inserts (each returning its row). */
+export function stepChangeQueries(
+  db: LibSQLDatabase,
+  workflowRunId: number,
+  changes: WorkflowStepChanges,
+  now: Date,
+) {
+  return [
+    ...changes.updates.map(({ id, patch }) =>
+      db.update(workflowSteps).set(patchFields(patch, now)).where(eq(workflowSteps.id, id)),
+    ),
+    ...changes.inserts.map((input) =>
+      db
+        .insert(workflowSteps)
+        .values(insertValues(workflowRunId, input, now))
+        .onConflictDoNothing({
+          target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
+        })
+        .returning(),
+    ),
+  ];
+}
+
+function insertValues(workflowRunId: number, input: WorkflowStepStartInput, now: Date) {
+  const status = input.status ?? 'running';
+  return {
+    workflowRunId,
+    path: input.path ?? input.stepName,
+    attempt: input.attempt ?? 1,
+    stepName: input.stepName,
+    type: input.type,
+    status,
+    input: input.input ?? null,
+    output: input.output ?? null,
+    error: input.error ?? null,
+    runId: input.runId ?? null,
+    wakeAt: input.wakeAt ?? null,
+    approvalId: input.approvalId ?? null,
+    startedAt: status === 'pending' ? null : now,
+    completedAt: WORKFLOW_STEP_ENDED.includes(status) ? now : null,
+  };
+}
+
+function patchFields(
+  patch: WorkflowStepPatch,
+  now: Date,
+): SQLiteUpdateSetSource<typeof workflowSteps> {
+  const fields: SQLiteUpdateSetSource<typeof workflowSteps> = {};
+  if (patch.status !== undefined) fields.status = patch.status;
+  if (patch.output !== undefined) fields.output = patch.output;
+  if (patch.error !== undefined) fields.error = patch.error;
+  if (patch.runId !== undefined) fields.runId = patch.runId;
+  if (patch.wakeAt !== undefined) fields.wakeAt = patch.wakeAt;
+  if (patch.approvalId !== undefined) fields.approvalId = patch.approvalId;
+  if (patch.status !== undefined && WORKFLOW_STEP_ENDED.includes(patch.status)) {
+    fields.completedAt = now;
+  }
+  return fields;
 }

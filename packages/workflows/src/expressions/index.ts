@@ -1,8 +1,15 @@
 // Public API of the workflow expression language: a small Starlark subset for `if:` conditions
 // and `expression:` transforms. Parse once, evaluate many times against different scopes.
+//
+// Supported: None/True/False, numbers, strings ('…', "…", triple-quoted), lists, dicts, tuples
+// (as lists); arithmetic, comparisons (chained), in/not in, and/or/not, `a if c else b`; field
+// access on dicts, indexing, slicing; list and dict comprehensions; a fixed set of builtins
+// and methods (builtins.ts). Programs add `=`, `+=`-style and subscript assignment, if/elif/else,
+// for, pass and `;`. Refused with a clear error: def, lambda, while, break/continue, import, `is`,
+// sets, f-strings, % formatting, and any call that is not a builtin or a method of a value.
 import { ExpressionError, ExpressionSyntaxError } from './errors.js';
 import { guard, Interpreter, type Limits } from './interpreter.js';
-import { parseExpressionSource, parseProgramSource, type Expr, type Stmt } from './parser.js';
+import { parseExpressionSource, parseProgramSource, type Stmt } from './parser.js';
 import { toHost, type Value } from './values.js';
 
 export { ExpressionError, ExpressionSyntaxError };
@@ -16,29 +23,28 @@ export interface Program {
   readonly mode: 'expression' | 'program';
 }
 
-type Ast = { mode: 'expression'; expr: Expr } | { mode: 'program'; body: Stmt[] };
-
-/** The AST stays private to this module: a Program is just its source and mode to callers. */
-const asts = new WeakMap<Program, Ast>();
+/** The parsed statements stay private to this module: callers only see source and mode. */
+const parsed = new WeakMap<Program, Stmt[]>();
 
 function parse(source: string, mode: Program['mode']): Program {
   if (source.length > MAX_SOURCE_LENGTH) {
     const what = `source is ${source.length} characters long, more than the limit of ${MAX_SOURCE_LENGTH}`;
     throw new ExpressionSyntaxError(what, 1, 1);
   }
-  let ast: Ast;
+  let body: Stmt[];
   try {
-    ast =
-      mode === 'expression'
-        ? { mode, expr: parseExpressionSource(source) }
-        : { mode, body: parseProgramSource(source) };
+    // An expression is a program of one expression statement, whose value is the result.
+    body =
+      mode === 'program'
+        ? parseProgramSource(source)
+        : [{ kind: 'expr', expr: parseExpressionSource(source) }];
   } catch (err) {
     if (err instanceof RangeError)
       throw new ExpressionSyntaxError('expression is too complex', 1, 1);
     throw err;
   }
   const program: Program = Object.freeze({ source, mode });
-  asts.set(program, ast);
+  parsed.set(program, body);
   return program;
 }
 
@@ -60,27 +66,16 @@ export function parseProgram(source: string): Program {
  * the caller's scope objects are never modified. Throws ExpressionError on runtime errors and
  * when a limit is exceeded.
  */
-export function evaluate(
-  program: Program,
-  scope: Record<string, Value>,
-  limits: Limits = {},
-): Value {
+export function evaluate(program: Program, scope: Record<string, Value>, limits?: Limits): Value {
   // A Program that lost its AST (cloned or deserialised) is parsed again from its source.
-  const ast = asts.get(program) ?? asts.get(parse(program.source, program.mode))!;
-  const interpreter = new Interpreter(scope, limits);
-  return guard(() => {
-    const v =
-      ast.mode === 'expression'
-        ? interpreter.runExpression(ast.expr)
-        : interpreter.runProgram(ast.body);
-    return toHost(interpreter, v);
-  });
+  const body = parsed.get(program) ?? parsed.get(parse(program.source, program.mode))!;
+  const interpreter = new Interpreter(scope, limits ?? {});
+  return guard(() => toHost(interpreter, interpreter.run(body)));
 }
 
 /** Starlark truthiness: None, False, 0, "", [] and {} are false; everything else is true. */
 export function isTruthy(value: Value): boolean {
-  if (value === null || value === undefined) return false;
-  if (typeof value === 'boolean') return value;
+  if (value === null || value === undefined || typeof value === 'boolean') return value === true;
   if (typeof value === 'number') return value !== 0 && !Number.isNaN(value);
   if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
   return typeof value !== 'object' || Object.keys(value).length > 0;

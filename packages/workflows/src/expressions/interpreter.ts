@@ -30,8 +30,6 @@ export interface Limits {
   maxLength?: number;
 }
 
-type Signal = 'break' | 'continue' | undefined;
-
 const limit = (v: number | undefined, fallback: number): number =>
   typeof v === 'number' && v >= 0 ? v : fallback;
 
@@ -61,11 +59,11 @@ export class Interpreter implements Host {
   // ---- budget ----
 
   private tick(): void {
-    if (++this.steps > this.maxSteps) fail(`expression took more than ${this.maxSteps} steps`);
-    if ((this.steps & 127) === 0) this.checkClock();
+    if (++this.steps > this.maxSteps || (this.steps & 127) === 0) this.checkBudget();
   }
 
-  private checkClock(): void {
+  private checkBudget(): void {
+    if (this.steps > this.maxSteps) fail(`expression took more than ${this.maxSteps} steps`);
     if (performance.now() > this.deadline) fail(`expression took more than ${this.maxMillis} ms`);
   }
 
@@ -74,8 +72,7 @@ export class Interpreter implements Host {
     if (this.work < 256) return;
     this.steps += Math.floor(this.work / 256);
     this.work %= 256;
-    if (this.steps > this.maxSteps) fail(`expression took more than ${this.maxSteps} steps`);
-    this.checkClock();
+    this.checkBudget();
   }
 
   grow(length: number, what: string): void {
@@ -89,7 +86,7 @@ export class Interpreter implements Host {
   // ---- statements ----
 
   /** The last statement's value if it is an expression, else `result` if assigned, else None. */
-  runProgram(body: Stmt[]): Val {
+  run(body: Stmt[]): Val {
     for (const [i, s] of body.entries()) {
       if (i === body.length - 1 && s.kind === 'expr') return this.eval(s.expr);
       this.exec(s);
@@ -97,45 +94,21 @@ export class Interpreter implements Host {
     return this.locals.get('result') ?? null;
   }
 
-  runExpression(e: Expr): Val {
-    return this.eval(e);
-  }
-
-  private exec(s: Stmt): Signal {
+  private exec(s: Stmt): void {
     this.tick();
-    switch (s.kind) {
-      case 'expr':
-        this.eval(s.expr);
-        return undefined;
-      case 'assign':
-        this.assign(s.target, this.eval(s.value), this.locals);
-        return undefined;
-      case 'augassign':
-        this.augmented(s);
-        return undefined;
-      case 'if':
-        for (const [cond, body] of s.branches) if (truthy(this.eval(cond))) return this.block(body);
-        return this.block(s.orelse);
-      case 'for':
-        for (const item of iterate(this, this.eval(s.iter))) {
-          this.tick();
-          this.assign(s.target, item, this.locals);
-          if (this.block(s.body) === 'break') break;
-        }
-        return undefined;
-      case 'pass':
-        return undefined;
-      default:
-        return s.kind;
+    if (s.kind === 'expr') this.eval(s.expr);
+    else if (s.kind === 'assign') this.assign(s.target, this.eval(s.value), this.locals);
+    else if (s.kind === 'augassign') this.augmented(s);
+    else if (s.kind === 'if') {
+      const branch = s.branches.find(([cond]) => truthy(this.eval(cond)));
+      for (const inner of branch ? branch[1] : s.orelse) this.exec(inner);
+    } else if (s.kind === 'for') {
+      for (const item of iterate(this, this.eval(s.iter))) {
+        this.tick();
+        this.assign(s.target, item, this.locals);
+        for (const inner of s.body) this.exec(inner);
+      }
     }
-  }
-
-  private block(body: Stmt[]): Signal {
-    for (const s of body) {
-      const signal = this.exec(s);
-      if (signal) return signal;
-    }
-    return undefined;
   }
 
   private assign(target: Target, value: Val, frame: Map<string, Val>): void {
@@ -245,30 +218,26 @@ export class Interpreter implements Host {
     }
   }
 
-  private lookup(name: string): Val {
+  /** A name's value: comprehension variables, then locals, then the scope (copied on first use). */
+  private find(name: string): Val | undefined {
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const v = this.frames[i]!.get(name);
       if (v !== undefined) return v;
     }
     const v = this.locals.get(name) ?? this.imported.get(name);
+    if (v !== undefined || !Object.hasOwn(this.scope, name)) return v;
+    const copy = fromHost(this.scope[name], name, this.maxLength);
+    this.imported.set(name, copy);
+    return copy;
+  }
+
+  private lookup(name: string): Val {
+    const v = this.find(name);
     if (v !== undefined) return v;
-    if (Object.hasOwn(this.scope, name)) {
-      const copy = fromHost(this.scope[name], name, this.maxLength);
-      this.imported.set(name, copy);
-      return copy;
-    }
     if (BUILTINS.has(name)) fail(`${name} is a function; call it as ${name}(...)`);
     const known = [...new Set([...Object.keys(this.scope), ...this.locals.keys()])];
     const list = known.length > 30 ? `${known.slice(0, 30).join(', ')}, ...` : known.join(', ');
     return fail(`name "${name}" is not defined (known: ${list || 'none'})`);
-  }
-
-  private defined(name: string): boolean {
-    return (
-      this.frames.some((f) => f.has(name)) ||
-      this.locals.has(name) ||
-      Object.hasOwn(this.scope, name)
-    );
   }
 
   /** `a.b` reads key "b" of a dict (Starlark structs); methods are only reachable by calling. */
@@ -292,7 +261,7 @@ export class Interpreter implements Host {
     const { callee } = e;
     const args = (): Val[] => e.args.map((a) => this.eval(a));
     const kwargs = (): [string, Val][] => e.kwargs.map(([k, v]) => [k, this.eval(v)]);
-    if (callee.kind === 'name' && !this.defined(callee.name)) {
+    if (callee.kind === 'name' && this.find(callee.name) === undefined) {
       const builtin = BUILTINS.get(callee.name);
       if (!builtin) fail(`unknown function "${callee.name}"`);
       return builtin(this, null, args(), kwargs());

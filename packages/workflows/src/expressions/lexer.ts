@@ -4,15 +4,8 @@
 // are often folded over several YAML lines.
 import { ExpressionSyntaxError } from './errors.js';
 
-export type TokenKind =
-  | 'name'
-  | 'number'
-  | 'string'
-  | 'op'
-  | 'newline'
-  | 'indent'
-  | 'dedent'
-  | 'eof';
+type Layout = 'newline' | 'indent' | 'dedent' | 'eof';
+export type TokenKind = 'name' | 'number' | 'string' | 'op' | Layout;
 
 export interface Token {
   readonly kind: TokenKind;
@@ -23,21 +16,16 @@ export interface Token {
 }
 
 // Longest first, so `//=` wins over `//` and `/`.
-const OPERATORS = [
-  '//=',
-  ...'== != <= >= // ** += -= *= /= %='.split(' '),
-  ...'+-*/%<>=()[]{},:.;',
-];
+const OPERATORS = '//= == != <= >= // ** += -= *= /= %= + - * / % < > = ( ) [ ] { } , : . ;'.split(
+  ' ',
+);
 /** Operators from other languages, with the word Starlark uses instead. */
 const HINTS = Object.entries({ '&&': 'and', '||': 'or', '!': 'not' });
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
-const NUMBER =
-  /0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?/y;
+const NUMBER = /(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?/y;
 const ESCAPES = new Map(
   Object.entries({ n: '\n', t: '\t', r: '\r', 0: '\0', a: '\x07', b: '\b', f: '\f', v: '\v' }),
 );
-const RADIX = new Map(Object.entries({ x: 16, o: 8, b: 2 }));
-const HEX_ESCAPES = new Map(Object.entries({ x: 2, u: 4, U: 8 }));
 
 /** Throws a syntax error at a position; typed `never` so it can end an expression. */
 function bad(what: string, line: number, column: number): never {
@@ -167,18 +155,14 @@ export class Lexer {
     const c = this.src[start]!;
     NAME.lastIndex = start;
     const name = NAME.exec(this.src)?.[0];
-    const quote = name ? this.src[start + name.length] : c;
-    if (quote === '"' || quote === "'") {
-      if (name && name !== 'r' && name !== 'R') {
-        bad(`string prefix "${name}" is not supported`, line, column);
-      }
-      this.pos += name ? 1 : 0;
-      return this.string(start, line, column, !!name);
-    }
     if (name) {
+      const quoted =
+        /^[rbuf]{1,2}$/i.test(name) && /["']/.test(this.src[start + name.length] ?? '');
+      if (quoted) bad(`string prefix "${name}" is not supported`, line, column);
       this.pos += name.length;
       return make('name', line, column, name);
     }
+    if (c === '"' || c === "'") return this.string(line, column);
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(this.src[start + 1] ?? ''))) {
       return this.number(start, line, column);
     }
@@ -203,16 +187,16 @@ export class Lexer {
     const next = this.src[this.pos] ?? '';
     if (/[A-Za-z0-9_.]/.test(next)) bad(`invalid number "${text}${next}"`, line, column);
     const digits = text.replace(/_/g, '');
-    const radix = RADIX.get(/^0[a-z]/i.test(digits) ? digits[1]!.toLowerCase() : '');
-    const isInt = radix !== undefined || !/[.eE]/.test(digits);
-    if (!radix && isInt && /^0\d/.test(digits)) bad('leading zeros are not allowed', line, column);
-    const value = radix ? parseInt(digits.slice(2), radix) : Number(digits);
+    const isInt = !/[.eE]/.test(digits);
+    if (isInt && /^0\d/.test(digits)) bad('leading zeros are not allowed', line, column);
+    const value = Number(digits);
     if (!Number.isFinite(value)) bad('number is too large', line, column);
     if (isInt && !Number.isSafeInteger(value)) bad(`integer ${text} is too large`, line, column);
     return make('number', line, column, text, value);
   }
 
-  private string(start: number, line: number, column: number, raw: boolean): Token {
+  private string(line: number, column: number): Token {
+    const start = this.pos;
     const q = this.src[this.pos]!;
     const end = this.src.startsWith(q + q + q, this.pos) ? q + q + q : q;
     this.pos += end.length;
@@ -225,7 +209,7 @@ export class Lexer {
       if (c === '\n' || c === '\r') {
         this.newline();
         out += '\n';
-      } else if (c === '\\') out += this.escape(raw);
+      } else if (c === '\\') out += this.escape();
       else {
         out += c;
         this.pos++;
@@ -235,16 +219,10 @@ export class Lexer {
     return make('string', line, column, this.src.slice(start, this.pos), out);
   }
 
-  private escape(raw: boolean): string {
+  private escape(): string {
     const { line, column } = this;
     const next = this.src[this.pos + 1] ?? '';
-    const quoted = next !== '' && '\\\'"'.includes(next);
-    if (raw) {
-      // A raw string keeps its backslashes, but one still stops the next quote ending the string.
-      this.pos += quoted ? 2 : 1;
-      return quoted ? '\\' + next : '\\';
-    }
-    const simple = quoted ? next : ESCAPES.get(next);
+    const simple = next !== '' && '\\\'"'.includes(next) ? next : ESCAPES.get(next);
     if (simple !== undefined) {
       this.pos += 2;
       return simple;
@@ -254,15 +232,13 @@ export class Lexer {
       this.newline();
       return '';
     }
-    const width = HEX_ESCAPES.get(next);
-    if (width === undefined) {
+    if (next !== 'u') {
       this.pos++; // unknown escapes keep their backslash, as in Python
       return '\\';
     }
-    const hex = this.src.slice(this.pos + 2, this.pos + 2 + width);
-    const code = hex.length === width && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : -1;
-    if (code < 0 || code > 0x10ffff) bad(`invalid \\${next} escape`, line, column);
-    this.pos += 2 + width;
-    return String.fromCodePoint(code);
+    const hex = this.src.slice(this.pos + 2, this.pos + 6);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) bad('invalid \\u escape', line, column);
+    this.pos += 6;
+    return String.fromCharCode(parseInt(hex, 16));
   }
 }

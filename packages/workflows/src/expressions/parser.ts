@@ -41,21 +41,28 @@ export type Stmt =
   | { kind: 'augassign'; target: Target; op: BinOp; value: Expr }
   | { kind: 'if'; branches: [Expr, Stmt[]][]; orelse: Stmt[] }
   | { kind: 'for'; target: Target; iter: Expr; body: Stmt[] }
-  | { kind: 'pass' | 'break' | 'continue' };
+  | { kind: 'pass' };
 
 const words = (s: string): Set<string> => new Set(s.split(' '));
-const KEYWORDS = words('and or not in if elif else for pass break continue True False None');
+const KEYWORDS = words('and or not in if elif else for pass True False None');
 /** Python keywords outside the subset: refused by name rather than as a puzzling parse error. */
 const UNSUPPORTED = words(
-  'def lambda while return class import from try except finally raise with yield del global nonlocal assert async await is as',
+  'def lambda while break continue return class import from try except finally raise with yield del global nonlocal assert async await is as',
 );
 const CONSTANTS = new Map(Object.entries({ True: true, False: false, None: null }));
 const COMPARISONS = words('== != < <= > >=');
 const EXPR_START = words('( [ { - +');
 const TOKEN_NOUNS = new Map(
-  Object.entries({ eof: 'end of input', newline: 'end of line', indent: 'indentation' }),
+  Object.entries({
+    eof: 'end of input',
+    newline: 'end of line',
+    indent: 'indentation',
+    dedent: 'end of block',
+  }),
 );
-const NOUNS = new Map(Object.entries({ lit: 'a literal', call: 'a function call', slice: 'a slice' }));
+const NOUNS = new Map(
+  Object.entries({ lit: 'a literal', call: 'a function call', slice: 'a slice' }),
+);
 
 export function parseExpressionSource(source: string): Expr {
   return new Parser(new Lexer(source, false)).expressionMode();
@@ -67,16 +74,14 @@ export function parseProgramSource(source: string): Stmt[] {
 
 class Parser {
   private tok: Token;
-  private ahead: Token | null = null;
   private depth = 0;
-  private loops = 0;
 
   constructor(private readonly lexer: Lexer) {
     this.tok = lexer.next();
   }
 
   expressionMode(): Expr {
-    if (this.at('eof')) throw this.error('the expression is empty', this.tok);
+    if (this.at('eof')) throw syntaxError('the expression is empty', this.tok);
     const e = this.test();
     if (!this.at('eof')) throw this.unexpected();
     return e;
@@ -92,13 +97,8 @@ class Parser {
 
   private advance(): Token {
     const t = this.tok;
-    this.tok = this.ahead ?? this.lexer.next();
-    this.ahead = null;
+    this.tok = this.lexer.next();
     return t;
-  }
-
-  private peek(): Token {
-    return (this.ahead ??= this.lexer.next());
   }
 
   /** A method, not `this.tok.kind ===`, which TypeScript would keep narrowed across advance(). */
@@ -107,8 +107,8 @@ class Parser {
   }
 
   /** Is the current token this operator or keyword? */
-  private is(text: string, t: Token = this.tok): boolean {
-    return (t.kind === 'op' || t.kind === 'name') && t.text === text;
+  private is(text: string): boolean {
+    return (this.tok.kind === 'op' || this.tok.kind === 'name') && this.tok.text === text;
   }
 
   /** Consumes the token if it is `text`. */
@@ -122,26 +122,35 @@ class Parser {
     if (!this.accept(text)) throw this.unexpected(`"${text}"`);
   }
 
-  private enter(at: Token): void {
-    if (++this.depth > MAX_DEPTH) {
-      throw this.error(`nested too deeply (the limit is ${MAX_DEPTH} levels)`, at);
-    }
+  /** Parses one nesting level (counted from the token `at`). */
+  private nested<T>(at: Token, parse: () => T): T {
+    this.enter(at);
+    const result = parse();
+    this.depth--;
+    return result;
   }
 
-  private error(what: string, at: Token): ExpressionSyntaxError {
-    return new ExpressionSyntaxError(what, at.line, at.column);
+  private enter(at: Token): void {
+    if (++this.depth > MAX_DEPTH) {
+      throw syntaxError(`nested too deeply (the limit is ${MAX_DEPTH} levels)`, at);
+    }
   }
 
   private unexpected(expected?: string): ExpressionSyntaxError {
     const t = this.tok;
     if (t.kind === 'name' && UNSUPPORTED.has(t.text)) {
-      const hint = t.text === 'is' ? ' (use == or !=)' : '';
-      return this.error(`"${t.text}" is not supported${hint}`, t);
+      return syntaxError(
+        `"${t.text}" is not supported${t.text === 'is' ? ' (use == or !=)' : ''}`,
+        t,
+      );
     }
     const found =
       TOKEN_NOUNS.get(t.kind) ??
       (t.kind === 'number' ? `number ${t.text}` : t.kind === 'string' ? 'a string' : `"${t.text}"`);
-    return this.error(expected ? `expected ${expected} but found ${found}` : `unexpected ${found}`, t);
+    return syntaxError(
+      expected ? `expected ${expected} but found ${found}` : `unexpected ${found}`,
+      t,
+    );
   }
 
   // ---- statements ----
@@ -149,15 +158,9 @@ class Parser {
   private statement(): Stmt[] {
     if (this.is('if')) return [this.ifStatement()];
     if (this.is('for')) return [this.forStatement()];
-    return this.simpleLine();
-  }
-
-  /** One line of `;`-separated simple statements. */
-  private simpleLine(): Stmt[] {
-    const out = [this.simpleStatement()];
-    while (this.accept(';') && !this.at('newline') && !this.at('eof')) {
+    const out = [this.simpleStatement()]; // then more on the line, after `;`
+    while (this.accept(';') && !this.at('newline') && !this.at('eof'))
       out.push(this.simpleStatement());
-    }
     if (!this.at('eof') && !this.at('newline')) throw this.unexpected();
     if (this.at('newline')) this.advance();
     return out;
@@ -166,19 +169,15 @@ class Parser {
   private simpleStatement(): Stmt {
     const start = this.tok;
     if (this.accept('pass')) return { kind: 'pass' };
-    if (this.is('break') || this.is('continue')) {
-      if (this.loops === 0) throw this.error(`"${start.text}" outside a loop`, start);
-      this.advance();
-      return { kind: start.text as 'break' | 'continue' };
-    }
     const e = this.testList();
-    if (this.accept('=')) return { kind: 'assign', target: this.target(e, start), value: this.testList() };
-    const aug = this.tok;
-    if (aug.kind !== 'op' || !/^(\+|-|\*|\/|\/\/|%)=$/.test(aug.text)) return { kind: 'expr', expr: e };
+    if (this.accept('='))
+      return { kind: 'assign', target: this.target(e, start), value: this.testList() };
+    const op = this.tok.text;
+    if (!this.at('op') || !/^(\+|-|\*|\/|\/\/|%)=$/.test(op)) return { kind: 'expr', expr: e };
     const target = this.target(e, start);
-    if (target.kind === 'tuple') throw this.error(`cannot use ${aug.text} on a tuple`, start);
+    if (target.kind === 'tuple') throw syntaxError(`cannot use ${op} on a tuple`, start);
     this.advance();
-    return { kind: 'augassign', target, op: aug.text.slice(0, -1) as BinOp, value: this.testList() };
+    return { kind: 'augassign', target, op: op.slice(0, -1) as BinOp, value: this.testList() };
   }
 
   private ifStatement(): Stmt {
@@ -197,27 +196,22 @@ class Parser {
     const target = this.target(this.targetList(), start);
     this.expect('in');
     const iter = this.testList();
-    this.loops++;
-    const body = this.block();
-    this.loops--;
-    return { kind: 'for', target, iter, body };
+    return { kind: 'for', target, iter, body: this.block() };
   }
 
   /** `:` then either statements on the same line or an indented block. */
   private block(): Stmt[] {
-    this.enter(this.tok);
-    this.expect(':');
-    let body: Stmt[] = [];
-    if (this.accept('') || !this.at('newline')) body = this.simpleLine();
-    else {
+    return this.nested(this.tok, () => {
+      this.expect(':');
+      if (!this.at('newline')) return this.statement();
       this.advance();
-      if (!this.at('indent')) throw this.error('expected an indented block', this.tok);
+      if (!this.at('indent')) throw syntaxError('expected an indented block', this.tok);
       this.advance();
+      const body: Stmt[] = [];
       while (!this.at('dedent') && !this.at('eof')) body.push(...this.statement());
       if (this.at('dedent')) this.advance();
-    }
-    this.depth--;
-    return body;
+      return body;
+    });
   }
 
   /** Checks that an expression parsed on the left of `=` (or after `for`) can be assigned to. */
@@ -225,46 +219,51 @@ class Parser {
     if (e.kind === 'name' || e.kind === 'index') return e;
     if (e.kind === 'list') return { kind: 'tuple', items: e.items.map((i) => this.target(i, at)) };
     if (e.kind === 'attr') {
-      throw this.error(`cannot assign to field "${e.name}" (use x["${e.name}"] = ...)`, at);
+      throw syntaxError(`cannot assign to field "${e.name}" (use x["${e.name}"] = ...)`, at);
     }
-    throw this.error(`cannot assign to ${NOUNS.get(e.kind) ?? 'an expression'}`, at);
+    throw syntaxError(`cannot assign to ${NOUNS.get(e.kind) ?? 'an expression'}`, at);
   }
 
   // ---- expressions, lowest precedence first ----
 
   /** Expressions separated by commas, as a tuple (list): `a, b = b, a`. */
   private testList(): Expr {
-    const first = this.test();
-    if (!this.is(',')) return first;
-    const items = [first];
-    while (this.accept(',') && this.startsExpression()) items.push(this.test());
-    return { kind: 'list', items };
+    return this.commaList(
+      () => this.test(),
+      () => this.startsExpression(),
+    );
   }
 
   /** Loop targets stop before `in`, so they are parsed at postfix level. */
   private targetList(): Expr {
-    const first = this.postfix();
+    return this.commaList(
+      () => this.postfix(),
+      () => !this.is('in'),
+    );
+  }
+
+  private commaList(item: () => Expr, more: () => boolean): Expr {
+    const first = item();
     if (!this.is(',')) return first;
     const items = [first];
-    while (this.accept(',') && !this.is('in')) items.push(this.postfix());
+    while (this.accept(',') && more()) items.push(item());
     return { kind: 'list', items };
   }
 
   private startsExpression(): boolean {
-    const t = this.tok;
-    if (t.kind === 'name') return !KEYWORDS.has(t.text) || t.text === 'not' || CONSTANTS.has(t.text);
-    return t.kind === 'number' || t.kind === 'string' || (t.kind === 'op' && EXPR_START.has(t.text));
+    const { kind, text } = this.tok;
+    if (kind === 'name') return !KEYWORDS.has(text) || text === 'not' || CONSTANTS.has(text);
+    return kind === 'number' || kind === 'string' || (kind === 'op' && EXPR_START.has(text));
   }
 
   private test(): Expr {
     const then = this.or();
     if (!this.is('if')) return then;
-    this.enter(this.advance());
-    const test = this.or();
-    this.expect('else');
-    const otherwise = this.test();
-    this.depth--;
-    return { kind: 'cond', test, then, else: otherwise };
+    return this.nested(this.advance(), () => {
+      const test = this.or();
+      this.expect('else');
+      return { kind: 'cond', test, then, else: this.test() };
+    });
   }
 
   private or(): Expr {
@@ -283,9 +282,7 @@ class Parser {
 
   private not(): Expr {
     if (!this.is('not')) return this.comparison();
-    this.enter(this.advance());
-    const operand = this.not();
-    this.depth--;
+    const operand = this.nested(this.advance(), () => this.not());
     return { kind: 'unary', op: 'not', operand };
   }
 
@@ -294,15 +291,12 @@ class Parser {
     const first = sum();
     const rest: [CmpOp, Expr][] = [];
     for (;;) {
-      let op: CmpOp;
-      if (this.tok.kind === 'op' && COMPARISONS.has(this.tok.text)) op = this.tok.text as CmpOp;
-      else if (this.is('in')) op = 'in';
-      else if (this.is('not') && this.is('in', this.peek())) op = 'not in';
-      else if (this.is('is')) throw this.unexpected();
-      else break;
-      if (op === 'not in') this.advance();
+      if (this.is('is')) throw this.unexpected();
+      const { kind, text } = this.tok;
+      if (kind === 'op' ? !COMPARISONS.has(text) : !this.is('in') && !this.is('not')) break;
       this.advance();
-      rest.push([op, sum()]);
+      if (text === 'not') this.expect('in'); // after an operand, `not` can only start `not in`
+      rest.push([text === 'not' ? 'not in' : (text as CmpOp), sum()]);
     }
     return rest.length > 0 ? { kind: 'compare', first, rest } : first;
   }
@@ -314,18 +308,15 @@ class Parser {
   private chain(ops: string[], next: () => Expr): Expr {
     const first = next();
     const rest: [BinOp, Expr][] = [];
-    while (this.tok.kind === 'op' && ops.includes(this.tok.text)) {
+    while (this.at('op') && ops.includes(this.tok.text))
       rest.push([this.advance().text as BinOp, next()]);
-    }
     return rest.length > 0 ? { kind: 'binary', first, rest } : first;
   }
 
   private factor(): Expr {
     if (!this.is('-') && !this.is('+')) return this.power();
     const t = this.advance();
-    this.enter(t);
-    const operand = this.factor();
-    this.depth--;
+    const operand = this.nested(t, () => this.factor());
     if (operand.kind === 'lit' && typeof operand.value === 'number') {
       return { kind: 'lit', value: t.text === '-' ? -operand.value : operand.value };
     }
@@ -335,9 +326,8 @@ class Parser {
   private power(): Expr {
     const base = this.postfix();
     if (!this.is('**')) return base;
-    this.enter(this.advance());
-    const exponent = this.factor(); // right-associative; binds tighter than a unary minus on its left
-    this.depth--;
+    // Right-associative, and binds tighter than a unary minus on its left: -2 ** 2 == -4.
+    const exponent = this.nested(this.advance(), () => this.factor());
     return { kind: 'binary', first: base, rest: [['**', exponent]] };
   }
 
@@ -361,16 +351,13 @@ class Parser {
     const args: Expr[] = [];
     const kwargs: [string, Expr][] = [];
     while (!this.is(')')) {
-      if (this.at('name') && this.is('=', this.peek())) {
-        const name = this.advance();
-        this.advance();
-        if (kwargs.some(([k]) => k === name.text)) {
-          throw this.error(`keyword argument "${name.text}" repeated`, name);
-        }
-        kwargs.push([name.text, this.test()]);
+      const start = this.tok;
+      const arg = this.test();
+      if (arg.kind === 'name' && this.accept('=')) {
+        kwargs.push([arg.name, this.test()]);
+      } else if (kwargs.length > 0) {
+        throw syntaxError('positional argument follows keyword argument', start);
       } else {
-        if (kwargs.length > 0) throw this.error('positional argument follows keyword argument', this.tok);
-        const arg = this.test();
         // A lone generator argument: any(x > 0 for x in xs).
         args.push(this.is('for') && args.length === 0 ? this.listComp(arg) : arg);
       }
@@ -398,34 +385,28 @@ class Parser {
       while (this.at('string')) value += this.advance().value as string; // "a" "b" == "ab"
       return { kind: 'lit', value };
     }
-    if (t.kind === 'name' && !UNSUPPORTED.has(t.text)) {
-      const constant = CONSTANTS.get(t.text);
-      if (constant !== undefined) this.advance();
-      if (constant !== undefined) return { kind: 'lit', value: constant };
-      if (!KEYWORDS.has(t.text)) return { kind: 'name', name: this.advance().text };
+    const constant = t.kind === 'name' ? CONSTANTS.get(t.text) : undefined;
+    if (constant !== undefined) this.advance();
+    if (constant !== undefined) return { kind: 'lit', value: constant };
+    if (t.kind === 'name' && !KEYWORDS.has(t.text) && !UNSUPPORTED.has(t.text)) {
+      return { kind: 'name', name: this.advance().text };
     }
     if (!this.is('(') && !this.is('[') && !this.is('{')) throw this.unexpected();
-    this.enter(t);
     this.advance();
-    const e = t.text === '(' ? this.parens() : t.text === '[' ? this.listDisplay() : this.dictDisplay();
-    this.depth--;
-    return e;
+    return this.nested(t, () =>
+      t.text === '{' ? this.dict() : this.sequence(t.text === '(' ? ')' : ']'),
+    );
   }
 
-  /** `()` is an empty tuple, `(x)` is x, `(x,)` and `(x, y)` are tuples (lists here). */
-  private parens(): Expr {
-    if (this.accept(')')) return { kind: 'list', items: [] };
+  /** `[...]` or `(...)`: empty, a comprehension, or items. `(x)` is x; other tuples are lists. */
+  private sequence(close: string): Expr {
+    if (this.accept(close)) return { kind: 'list', items: [] };
     const first = this.test();
-    if (this.is('for')) return this.closed(this.listComp(first), ')');
-    if (this.accept(')')) return first;
-    return { kind: 'list', items: this.rest(first, ')') };
-  }
-
-  private listDisplay(): Expr {
-    if (this.accept(']')) return { kind: 'list', items: [] };
-    const first = this.test();
-    if (this.is('for')) return this.closed(this.listComp(first), ']');
-    return { kind: 'list', items: this.rest(first, ']') };
+    if (this.is('for')) return this.closed(this.listComp(first), close);
+    if (close === ')' && this.accept(')')) return first;
+    const items = [first];
+    while (this.accept(',') && !this.is(close)) items.push(this.test());
+    return this.closed({ kind: 'list', items }, close);
   }
 
   private closed(e: Expr, close: string): Expr {
@@ -433,28 +414,21 @@ class Parser {
     return e;
   }
 
-  /** The remaining comma-separated items of a display, through the closing bracket. */
-  private rest(first: Expr, close: string): Expr[] {
-    const items = [first];
-    while (this.accept(',') && !this.is(close)) items.push(this.test());
-    this.expect(close);
-    return items;
-  }
-
-  private dictDisplay(): Expr {
-    if (this.accept('}')) return { kind: 'dict', entries: [] };
-    const entry = (): [Expr, Expr] => {
+  private dict(): Expr {
+    const entries: [Expr, Expr][] = [];
+    while (!this.is('}')) {
       const key = this.test();
-      if (this.is(',') || this.is('}')) throw this.error('set literals are not supported', this.tok);
+      if (this.is(',') || this.is('}'))
+        throw syntaxError('set literals are not supported', this.tok);
       this.expect(':');
-      return [key, this.test()];
-    };
-    const [key, value] = entry();
-    if (this.is('for')) return this.closed({ kind: 'dictcomp', key, value, clauses: this.clauses() }, '}');
-    const entries = [[key, value] as [Expr, Expr]];
-    while (this.accept(',') && !this.is('}')) entries.push(entry());
-    this.expect('}');
-    return { kind: 'dict', entries };
+      const value = this.test();
+      if (entries.length === 0 && this.is('for')) {
+        return this.closed({ kind: 'dictcomp', key, value, clauses: this.clauses() }, '}');
+      }
+      entries.push([key, value]);
+      if (!this.accept(',')) break;
+    }
+    return this.closed({ kind: 'dict', entries }, '}');
   }
 
   private listComp(elt: Expr): Expr {
@@ -465,12 +439,12 @@ class Parser {
   private clauses(): Clause[] {
     const out: Clause[] = [];
     while (this.is('for') || (out.length > 0 && this.is('if'))) {
-      const t = this.advance();
-      this.enter(t);
-      if (t.text === 'if') {
+      this.enter(this.tok);
+      if (this.accept('if')) {
         out.push({ kind: 'if', cond: this.or() });
         continue;
       }
+      this.advance();
       const start = this.tok;
       const target = this.target(this.targetList(), start);
       this.expect('in');
@@ -479,4 +453,8 @@ class Parser {
     this.depth -= out.length;
     return out;
   }
+}
+
+function syntaxError(what: string, at: Token): ExpressionSyntaxError {
+  return new ExpressionSyntaxError(what, at.line, at.column);
 }
