@@ -156,6 +156,7 @@ function buildExecutor(
     runs: runDoor(workers),
     logger,
     tracer: tracing.tracer,
+    metrics,
     onApprovalRequested: async (approval, run) => {
       const links = await workflowDoor.links(approval.approvalId);
       await notifier.approvalRequested(approvalRequestedPayload(approval, run, links));

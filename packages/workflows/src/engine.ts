@@ -8,7 +8,7 @@
 // and the expressions are pure.
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Approval, Run, Store, WorkflowRun, WorkflowStep } from '@junction/store';
-import type { Logger, Tracer } from '@junction/telemetry';
+import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import { withSpan } from '@junction/telemetry';
 import {
   copyValue,
@@ -47,6 +47,8 @@ export interface EngineDeps {
   runs: RunDoor;
   logger: Logger;
   tracer?: Tracer;
+  /** `workflow_runs_total` and `workflow_steps_total` are counted on its meter. */
+  metrics?: Metrics;
   now?: () => Date;
   /**
    * Hands a new approval over for its approval.requested webhook; awaited until handed over
@@ -265,6 +267,12 @@ export class Advance {
         },
         () => this.#attempt(state, ctx, input, path, attempt),
       );
+      if (outcome.kind !== 'blocked') {
+        workflowCounters(this.#deps.metrics)?.steps.add(1, {
+          type: state.type,
+          status: outcome.kind === 'done' ? 'completed' : outcome.status,
+        });
+      }
       if (outcome.kind !== 'failed' || attempt >= max || !this.#retryable(state, outcome.error)) {
         return outcome;
       }
@@ -749,4 +757,30 @@ async function withSpanIf<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   return tracer === undefined ? fn() : withSpan(tracer, name, attributes, () => fn());
+}
+
+const counters = new WeakMap<Metrics, ReturnType<typeof makeCounters>>();
+
+function makeCounters(metrics: Metrics) {
+  return {
+    runs: metrics.meter.createCounter('workflow_runs_total', {
+      description: 'Workflow runs that ended, by workflow and status',
+    }),
+    steps: metrics.meter.createCounter('workflow_steps_total', {
+      description: 'Workflow step attempts that ended, by state type and status',
+    }),
+  };
+}
+
+/** The workflow counters of a process's metrics (made once per Metrics). */
+export function workflowCounters(
+  metrics: Metrics | undefined,
+): ReturnType<typeof makeCounters> | undefined {
+  if (metrics === undefined) return undefined;
+  let made = counters.get(metrics);
+  if (made === undefined) {
+    made = makeCounters(metrics);
+    counters.set(metrics, made);
+  }
+  return made;
 }

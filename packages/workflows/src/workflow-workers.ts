@@ -5,7 +5,13 @@
 import { newWorkerId } from '@junction/agent-core/runs';
 import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
-import { Advance, SPAN_WORKFLOW_RUN, type AdvanceResult, type EngineDeps } from './engine.js';
+import {
+  Advance,
+  SPAN_WORKFLOW_RUN,
+  workflowCounters,
+  type AdvanceResult,
+  type EngineDeps,
+} from './engine.js';
 import { storedWorkflowOf } from './definition.js';
 import { withSpan } from '@junction/telemetry';
 
@@ -238,6 +244,10 @@ export class WorkflowWorkers {
         steps,
       );
       const fields = { workflow_run_id: run.id, workflow: run.workflowKey, status: ended.status };
+      workflowCounters(this.#o.metrics)?.runs.add(1, {
+        workflow: run.workflowKey,
+        status: ended.status,
+      });
       if (ended.status === 'completed') logger.info('workflow run completed', fields);
       else logger.warn('workflow run ended', { ...fields, error: ended.error });
       this.#o.onFinished?.(ended);

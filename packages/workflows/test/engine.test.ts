@@ -82,6 +82,10 @@ states:
       ['fix', 'completed', 1],
       ['done', 'completed', 1],
     ]);
+    // Counted by outcome on the process's meter.
+    const text = await h.metrics.renderPrometheus();
+    expect(text).toMatch(/workflow_runs_total\{[^}]*status="completed"[^}]*\} 1/);
+    expect(text).toMatch(/workflow_steps_total\{[^}]*type="agent"[^}]*\} 2/);
     const agentSteps = steps.filter((s) => s.type === 'agent');
     for (const s of agentSteps) {
       const agentRun = await h.store.runs.get(s.runId!);

@@ -10,7 +10,13 @@ import { McpClientPool } from '@junction/agent-core/mcp';
 import { AgentRunner, createRunDoor, RunWorkers, type RunDoor } from '@junction/agent-core/runs';
 import { syncEnvironment } from '@junction/agent-core/sync';
 import { openStore, type Approval, type Store, type WorkflowRun } from '@junction/store';
-import { createLogger, createTracing, type RootLogger } from '@junction/telemetry';
+import {
+  createLogger,
+  createMetrics,
+  createTracing,
+  type Metrics,
+  type RootLogger,
+} from '@junction/telemetry';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { syncWorkflows, WorkflowWorkers, type WorkflowWorkersOptions } from '../src/index.js';
 
@@ -24,6 +30,7 @@ export interface Harness {
   fake: FakeOpenAI;
   logger: RootLogger;
   logLines: string[];
+  metrics: Metrics;
   runWorkers: RunWorkers;
   door: RunDoor;
   workers: WorkflowWorkers;
@@ -57,6 +64,7 @@ export async function createHarness(
   const pool = new McpClientPool({ connectTimeoutMs: 10_000, requestTimeoutMs: 10_000 });
   const fake = await startFakeOpenAI();
   const tracing = createTracing({ exporter: 'memory' });
+  const metrics = createMetrics();
   const logLines: string[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -98,6 +106,7 @@ export async function createHarness(
       runs: door,
       logger,
       tracer: tracing.tracer,
+      metrics,
       pollMs: options.pollMs ?? 50,
       onApprovalRequested: (approval) => {
         requested.push(approval);
@@ -118,6 +127,7 @@ export async function createHarness(
     fake,
     logger,
     logLines,
+    metrics,
     runWorkers,
     door,
     workers,
@@ -169,6 +179,7 @@ export async function createHarness(
       await pool.closeAll();
       await fake.close();
       await tracing.shutdown();
+      await metrics.shutdown();
       await logger.close();
       await store.close();
       rmSync(home, { recursive: true, force: true });
