@@ -119,6 +119,53 @@ describe('workflow runs across process deaths', () => {
     expect(steps.filter((s) => s.stepName === 'draft')).toHaveLength(1);
   }, 60_000);
 
+  it("kill -9 after the agent step's run called a tool → that run fails, and the step's retry starts a new one", async () => {
+    h = await createHarness({ workers: false });
+    h.agent('writer');
+    h.workflow(
+      'retried.workflow.yaml',
+      `id: retried
+start: draft
+states:
+  - id: draft
+    type: agent
+    agent: writer
+    task: "draft it"
+    retry: {max_attempts: 2, backoff: 100ms}
+    resultPath: draft
+    transition: out
+  - {id: out, type: transform, expression: '{"text": draft.response}', end: true}
+`,
+    );
+    await h.sync();
+    h.fake.script([{ hang: true }, { text: 'from the retry' }]);
+    const a = worker('a');
+    await a.started;
+    const { run } = await startWorkflowRun(
+      { store: h.store },
+      { workflow_id: 'retried', source: 'api' },
+    );
+    for (let i = 0; i < 200 && h.fake.requests.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const [first] = await h.store.runs.list({});
+    // As the runner records it before a tool call is sent: from now on it is never re-run.
+    expect(await h.store.runs.markActed(first!.id, first!.workerId!)).toBe(true);
+    await kill9(a.child);
+    const b = worker('b');
+    await b.started;
+    const ended = await h.waitFor(run.id, undefined, 30_000);
+    expect(ended).toMatchObject({ status: 'completed', output: { text: 'from the retry' } });
+    expect(await h.store.runs.get(first!.id)).toMatchObject({ status: 'error' });
+    expect(await h.store.runs.count({})).toBe(2);
+    const attempts = (await h.store.workflowSteps.list(run.id)).filter(
+      (s) => s.stepName === 'draft',
+    );
+    expect(attempts.map((s) => [s.attempt, s.status])).toEqual([
+      [1, 'failed'],
+      [2, 'completed'],
+    ]);
+  }, 60_000);
+
   it('two processes sharing one store advance each workflow run exactly once', async () => {
     h = await createHarness({ workers: false });
     h.agent('writer');

@@ -265,6 +265,23 @@ states:
     expect(failed.error).toContain('state "call"');
   });
 
+  it('ends a run that outlasts its timeout as timed_out, even while it waits', async () => {
+    h.workflow(
+      'slow.workflow.yaml',
+      `id: slow
+timeout: 400ms
+start: nap
+states:
+  - {id: nap, type: timer, duration: 10s, end: true}
+`,
+    );
+    await h.sync();
+    const { run } = await start('slow');
+    const ended = await h.waitFor(run.id, undefined, 5_000);
+    expect(ended).toMatchObject({ status: 'timed_out' });
+    expect(ended.error).toContain('timeout');
+  });
+
   it('refuses a loop that never ends after 1000 visits of a state', async () => {
     h.workflow(
       'forever.workflow.yaml',
