@@ -397,7 +397,7 @@ describe('loadConfig bad configuration', () => {
     ],
     [
       'notifications:\n  webhook_events: [agent.exploded]\n',
-      'notifications.webhook_events[0]: expected one of agent.completed, agent.failed, agent.timeout, scheduler.error, got "agent.exploded"',
+      'notifications.webhook_events[0]: expected one of agent.completed, agent.failed, agent.timeout, scheduler.error, workflow.failed, got "agent.exploded"',
     ],
     ['api:\n  keys: k1\n', 'api.keys: expected a list of strings, got "k1"'],
     [

@@ -443,6 +443,31 @@ describe('idle sessions', () => {
 });
 
 // Regression (issue 13, item 9): a malformed tools/call answered with the SDK's schema dump.
+describe('a malformed request over HTTP', () => {
+  it.each([
+    ['initialize without protocolVersion', 'initialize', { capabilities: {} }, 'protocolVersion'],
+    ['resources/read without uri', 'resources/read', {}, 'uri'],
+    ['tools/list with a number cursor', 'tools/list', { cursor: 7 }, 'cursor'],
+  ])('%s is -32602 naming the field, not -32603', async (_, method, params, says) => {
+    const init = await raw('POST', '/mcp', { headers: JSON_HEADERS, body: initializeBody() });
+    const res = await raw('POST', '/mcp', {
+      headers: {
+        ...JSON_HEADERS,
+        'mcp-session-id': String(init.headers['mcp-session-id']),
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method, params }),
+    });
+    const data = res.text.split('\n').find((l) => l.startsWith('data: '));
+    const answer = JSON.parse(data ? data.slice(6) : res.text) as {
+      error: { code: number; message: string };
+    };
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toContain(says);
+    expect(answer.error.message).not.toContain('\n');
+  });
+});
+
 describe('a malformed tools/call over HTTP', () => {
   it.each([
     ['arguments null', { name: 'list_agents', arguments: null }, 'params.arguments'],
