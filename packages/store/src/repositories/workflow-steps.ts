@@ -4,6 +4,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowStep, WorkflowStepStatus } from '../rows.js';
 import { workflowSteps } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
+import { prepared, slot } from '../prepared.js';
 import { isStoreError, notFound } from '../store-error.js';
 
 export interface WorkflowStepStartInput {
@@ -116,9 +117,7 @@ export class WorkflowStepsRepository {
     if (changes.inserts.length === 0 && changes.updates.length === 0) return [];
     const now = this.#ctx.now();
     return this.#ctx.write('record workflow steps', async (db) => {
-      const queries = stepChangeQueries(db, workflowRunId, changes, now);
-      const results = await db.batch(queries as unknown as [(typeof queries)[number]]);
-      return (results.slice(changes.updates.length) as unknown as WorkflowStep[][]).flat();
+      return writeStepChanges(db, workflowRunId, changes, now);
     });
   }
 
@@ -140,27 +139,80 @@ export interface WorkflowStepChanges {
   updates: Array<{ id: number; patch: WorkflowStepPatch }>;
 }
 
-/** The queries of `changes`: updates first, then inserts (each returning its row). */
-export function stepChangeQueries(
+const INSERT_COLUMNS = [
+  'workflowRunId',
+  'path',
+  'attempt',
+  'stepName',
+  'type',
+  'status',
+  'input',
+  'output',
+  'error',
+  'runId',
+  'wakeAt',
+  'approvalId',
+  'startedAt',
+  'completedAt',
+] as const;
+/** Rows per prepared insert; more are written in several. */
+const INSERT_CHUNK = 16;
+
+/** An insert of `count` attempts (skipping places already recorded), prepared once per count. */
+function insertSteps(db: LibSQLDatabase, count: number) {
+  return db
+    .insert(workflowSteps)
+    .values(
+      Array.from(
+        { length: count },
+        (_, i) =>
+          Object.fromEntries(
+            INSERT_COLUMNS.map((c) => [c, slot(`${c}_${i}`)]),
+          ) as unknown as typeof workflowSteps.$inferInsert,
+      ),
+    )
+    .onConflictDoNothing({
+      target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
+    })
+    .returning()
+    .prepare();
+}
+
+/**
+ * Writes `changes` on `db` (inside a write of the queue): updates first, then the inserts in
+ * as few prepared statements as their number allows. Returns the attempts inserted.
+ */
+export async function writeStepChanges(
   db: LibSQLDatabase,
   workflowRunId: number,
   changes: WorkflowStepChanges,
   now: Date,
-) {
-  return [
-    ...changes.updates.map(({ id, patch }) =>
-      db.update(workflowSteps).set(patchFields(patch, now)).where(eq(workflowSteps.id, id)),
-    ),
-    ...changes.inserts.map((input) =>
-      db
-        .insert(workflowSteps)
-        .values(insertValues(workflowRunId, input, now))
-        .onConflictDoNothing({
-          target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
-        })
-        .returning(),
-    ),
-  ];
+): Promise<WorkflowStep[]> {
+  for (const { id, patch } of changes.updates) {
+    await db.update(workflowSteps).set(patchFields(patch, now)).where(eq(workflowSteps.id, id));
+  }
+  const inserted: WorkflowStep[] = [];
+  for (let start = 0; start < changes.inserts.length; start += INSERT_CHUNK) {
+    const chunk = changes.inserts.slice(start, start + INSERT_CHUNK);
+    const values: Record<string, unknown> = {};
+    chunk.forEach((input, i) => {
+      const row = insertValues(workflowRunId, input, now) as Record<string, unknown>;
+      for (const column of INSERT_COLUMNS) {
+        const value = row[column];
+        values[`${column}_${i}`] =
+          value instanceof Date
+            ? value.getTime()
+            : (column === 'input' || column === 'output') && value !== null && value !== undefined
+              ? JSON.stringify(value)
+              : (value ?? null);
+      }
+    });
+    const statement = prepared(db, `workflowSteps.insert:${chunk.length}`, (d) =>
+      insertSteps(d, chunk.length),
+    );
+    inserted.push(...((await statement.all(values)) as WorkflowStep[]));
+  }
+  return inserted;
 }
 
 function insertValues(workflowRunId: number, input: WorkflowStepStartInput, now: Date) {
