@@ -3,7 +3,7 @@ import type { Environment } from '../rows.js';
 import { environments } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound } from '../store-error.js';
-import { prepared } from '../prepared.js';
+import { prepared, slot } from '../prepared.js';
 
 export interface EnvironmentInput {
   name: string;
@@ -76,10 +76,15 @@ export class EnvironmentsRepository {
 
   /** The environment with this name, or undefined. */
   async getByName(name: string): Promise<Environment | undefined> {
-    return this.#ctx.read('get environment by name', async (db) => {
-      const [row] = await db.select().from(environments).where(eq(environments.name, name));
-      return row;
-    });
+    return this.#ctx.read('get environment by name', (db) =>
+      prepared(db, 'environments.getByName', (d) =>
+        d
+          .select()
+          .from(environments)
+          .where(eq(environments.name, slot('name') as unknown as string))
+          .prepare(),
+      ).get({ name }),
+    );
   }
 
   /** All environments, by name. */

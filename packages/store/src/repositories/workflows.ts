@@ -2,6 +2,7 @@ import { and, asc, eq, notInArray, type SQL } from 'drizzle-orm';
 import type { Workflow } from '../rows.js';
 import { workflows } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
+import { prepared, slot } from '../prepared.js';
 import { notFound } from '../store-error.js';
 
 /** A workflow definition as loaded from `workflows/<id>.workflow.yaml`. */
@@ -60,15 +61,20 @@ export class WorkflowsRepository {
 
   /** The workflow with this workflowId in the environment, or undefined. */
   async getByWorkflowId(environmentId: number, workflowId: string): Promise<Workflow | undefined> {
-    return this.#ctx.read('get workflow by workflow id', async (db) => {
-      const [row] = await db
-        .select()
-        .from(workflows)
-        .where(
-          and(eq(workflows.environmentId, environmentId), eq(workflows.workflowId, workflowId)),
-        );
-      return row;
-    });
+    return this.#ctx.read('get workflow by workflow id', (db) =>
+      prepared(db, 'workflows.getByWorkflowId', (d) =>
+        d
+          .select()
+          .from(workflows)
+          .where(
+            and(
+              eq(workflows.environmentId, slot('environmentId') as unknown as number),
+              eq(workflows.workflowId, slot('workflowId') as unknown as string),
+            ),
+          )
+          .prepare(),
+      ).get({ environmentId, workflowId }),
+    );
   }
 
   /** Workflows matching the filter, by environment then workflowId. */
