@@ -124,11 +124,14 @@ export class WorkflowStepsRepository {
   /** Every step attempt of a workflow run, in the order they began. */
   async list(workflowRunId: number): Promise<WorkflowStep[]> {
     return this.#ctx.read('list workflow steps', (db) =>
-      db
-        .select()
-        .from(workflowSteps)
-        .where(eq(workflowSteps.workflowRunId, workflowRunId))
-        .orderBy(asc(workflowSteps.id)),
+      prepared(db, 'workflowSteps.list', (d) =>
+        d
+          .select()
+          .from(workflowSteps)
+          .where(eq(workflowSteps.workflowRunId, slot('workflowRunId') as unknown as number))
+          .orderBy(asc(workflowSteps.id))
+          .prepare(),
+      ).all({ workflowRunId }),
     );
   }
 }
