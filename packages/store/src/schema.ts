@@ -314,6 +314,9 @@ export const workflowRuns = sqliteTable(
     workerId: text('worker_id'),
     leaseExpiresAt: ts('lease_expires_at'),
     wakeAt: ts('wake_at'),
+    // How many times a worker has taken it: more than one means an advance may have been cut
+    // short, so the engine looks for work it began but did not record.
+    advances: integer('advances').notNull().default(0),
     timeoutAt: ts('timeout_at'),
     idempotencyKey: text('idempotency_key').unique(),
     createdAt: ts('created_at').notNull(),

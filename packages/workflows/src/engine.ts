@@ -485,9 +485,14 @@ export class Advance {
     // The run is submitted first, under a key of this attempt: a step resumed before its record
     // was written submits again and gets the same run. Its record is then written with the
     // records gathered so far, in one transaction.
-    let row = this.#attempts.get(`${path}@${attempt}`);
+    const key = `wf-${this.#run.id}-${path}-${attempt}`;
+    const row = this.#attempts.get(`${path}@${attempt}`);
     let runId = row?.runId ?? null;
-    let written: Promise<unknown> | undefined;
+    if (runId === null && row === undefined && this.#run.advances > 1) {
+      // A resumed run whose record of this step was never written: its run, if it was
+      // submitted, is found by its key (whatever its age), never submitted twice.
+      runId = (await this.#deps.store.runs.findByIdempotencyKey(`workflow:${key}`))?.id ?? null;
+    }
     if (runId === null) {
       const { run } = await this.#deps.runs.submit({
         agent_name: agentName,
@@ -499,40 +504,55 @@ export class Advance {
         task,
         ...(Object.keys(variables).length > 0 ? { variables } : {}),
         source: 'workflow',
-        // A step resumed before its run id was written submits again and gets the same run.
-        idempotency_key: `wf-${this.#run.id}-${path}-${attempt}`,
+        idempotency_key: key,
         ...(state.timeoutMs !== undefined
           ? { timeout_seconds: Math.max(1, Math.round(state.timeoutMs / 1000)) }
           : {}),
       });
       runId = run.id;
-      const record = { path, attempt, stepName: state.id, type: state.type, runId };
-      const input = { agent: state.agent, task, variables };
-      if (row === undefined) {
-        // Written while the run works: a crash before it lands submits again and gets the same
-        // run (the key above), so the step need not wait for its record.
-        written = this.flush([{ ...record, status: 'running', input }]);
-      } else {
-        row = await this.#update(row, { runId });
-      }
+      if (row !== undefined) await this.#update(row, { runId });
     }
+    // A new record goes with the next durable write (or the run's end): until then a resumed
+    // run finds the step's run by its key, as above.
+    const record =
+      row === undefined
+        ? {
+            path,
+            attempt,
+            stepName: state.id,
+            type: state.type,
+            runId,
+            status: 'running' as WorkflowStep['status'],
+            input: { agent: state.agent, task, variables } as unknown,
+            output: undefined as unknown,
+            error: undefined as string | undefined,
+          }
+        : undefined;
+    if (record) this.#pending.inserts.push(record);
     let run: Run;
     for (;;) {
       run = await this.#deps.runs.waitFor(runId, { timeoutMs: 30_000, signal: this.#signal });
       if (run.status !== 'queued' && run.status !== 'running') break;
       if (this.#signal.aborted) throw this.#signal.reason;
     }
-    if (written) {
-      await written;
-      row = this.#attempts.get(`${path}@${attempt}`);
-    }
+    const ended = (patch: {
+      status: WorkflowStep['status'];
+      output?: Value;
+      error?: string;
+    }): void => {
+      if (record) Object.assign(record, patch);
+      else {
+        const known = this.#attempts.get(`${path}@${attempt}`);
+        if (known) this.#pending.updates.push({ id: known.id, patch });
+      }
+    };
     if (run.status === 'completed') {
       const output = agentOutput(run);
-      if (row) this.#pending.updates.push({ id: row.id, patch: { status: 'completed', output } });
+      ended({ status: 'completed', output });
       return { kind: 'done', output, merged: output };
     }
     const error = `state "${state.id}": agent run ${run.id} (${run.agentName}) ended ${run.status}: ${run.error ?? 'no reason given'}`;
-    if (row) await this.#update(row, { status: 'failed', error });
+    ended({ status: 'failed', error });
     return { kind: 'failed', status: run.status === 'timeout' ? 'timed_out' : 'failed', error };
   }
 

@@ -178,7 +178,8 @@ export class WorkflowWorkers {
         `workflow run ${run.id} (${run.workflowKey})`,
         run.workflowKey,
       );
-      const steps = await store.workflowSteps.list(run.id);
+      // A run taken for the first time has no steps yet: nothing to read.
+      const steps = run.advances <= 1 ? [] : await store.workflowSteps.list(run.id);
       const advance = new Advance(this.#o, run, model, steps, controller.signal);
       const result = await withSpan(
         this.#o.tracer ?? noTracer,

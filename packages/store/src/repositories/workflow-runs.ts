@@ -87,6 +87,7 @@ export class WorkflowRunsRepository {
         idempotencyKey: input.idempotencyKey ?? null,
         workerId: claimed?.workerId ?? null,
         leaseExpiresAt: claimed ? now.getTime() + claimed.leaseMs : null,
+        advances: claimed ? 1 : 0,
         wakeAt: now.getTime(),
         createdAt: now.getTime(),
         startedAt: status === 'pending' ? null : now.getTime(),
@@ -163,6 +164,7 @@ export class WorkflowRunsRepository {
         .set({
           workerId,
           leaseExpiresAt: new Date(now.getTime() + leaseMs),
+          advances: sql`${workflowRuns.advances} + 1`,
           status: 'running',
           startedAt: sql`COALESCE(${workflowRuns.startedAt}, ${now.getTime()})`,
         })
@@ -354,6 +356,7 @@ const CREATE_COLUMNS = [
   'idempotencyKey',
   'workerId',
   'leaseExpiresAt',
+  'advances',
   'wakeAt',
   'createdAt',
   'startedAt',

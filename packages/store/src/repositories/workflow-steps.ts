@@ -192,7 +192,27 @@ export async function writeStepChanges(
   now: Date,
 ): Promise<WorkflowStep[]> {
   for (const { id, patch } of changes.updates) {
-    await db.update(workflowSteps).set(patchFields(patch, now)).where(eq(workflowSteps.id, id));
+    // Prepared once per set of changed columns (an agent step's end is always the same one).
+    const fields = patchFields(patch, now) as Record<string, unknown>;
+    const columns = Object.keys(fields).sort();
+    const statement = prepared(db, `workflowSteps.update:${columns.join(',')}`, (d) =>
+      d
+        .update(workflowSteps)
+        .set(Object.fromEntries(columns.map((c) => [c, slot(c)])))
+        .where(eq(workflowSteps.id, slot('id') as unknown as number))
+        .prepare(),
+    );
+    const values: Record<string, unknown> = { id };
+    for (const column of columns) {
+      const value = fields[column];
+      values[column] =
+        value instanceof Date
+          ? value.getTime()
+          : column === 'output' && value !== null && value !== undefined
+            ? JSON.stringify(value)
+            : (value ?? null);
+    }
+    await statement.run(values);
   }
   const inserted: WorkflowStep[] = [];
   for (let start = 0; start < changes.inserts.length; start += INSERT_CHUNK) {
