@@ -235,6 +235,8 @@ export const runs = sqliteTable(
     finalResponse: text('final_response'),
     error: text('error'),
     traceId: text('trace_id'),
+    // The W3C traceparent of the span that started it (a workflow step): its spans nest there.
+    traceParent: text('trace_parent'),
     idempotencyKey: text('idempotency_key').unique(),
     // The run's own time limit, asked for by whoever submitted it; null: the agent's or the config's.
     timeoutMs: integer('timeout_ms'),

@@ -1,4 +1,10 @@
-import { SpanStatusCode, isSpanContextValid, trace } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  context,
+  isSpanContextValid,
+  trace,
+} from '@opentelemetry/api';
 import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
 
 /** Span of one agent run (spec §6.3). */
@@ -110,6 +116,42 @@ export function toolCallAttributes(input: ToolCallAttributesInput): Attributes {
 /** Options of withSpan. */
 export interface WithSpanOptions {
   kind?: SpanKind;
+  /**
+   * A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) to start the span under, instead of
+   * the active span: how a run started by a workflow step nests under that step, whichever
+   * worker executes it. An invalid one is ignored.
+   */
+  parent?: string | null;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The W3C `traceparent` of the active span, or undefined when there is none. */
+export function activeTraceParent(): string | undefined {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (spanContext === undefined || !isSpanContextValid(spanContext)) return undefined;
+  const flags = spanContext.traceFlags.toString(16).padStart(2, '0');
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
+}
+
+/** True for a well-formed W3C `traceparent`. */
+export function isTraceParent(value: string): boolean {
+  return TRACEPARENT.test(value);
+}
+
+/** The context of a remote parent span given as a `traceparent`, or undefined. */
+function parentContext(parent: string | null | undefined) {
+  const m = parent ? TRACEPARENT.exec(parent) : null;
+  if (m === null) return undefined;
+  const spanContext = {
+    traceId: m[1] as string,
+    spanId: m[2] as string,
+    traceFlags: parseInt(m[3] as string, 16),
+    isRemote: true,
+  };
+  return isSpanContextValid(spanContext)
+    ? trace.setSpanContext(ROOT_CONTEXT, spanContext)
+    : undefined;
 }
 
 /**
@@ -127,6 +169,7 @@ export async function withSpan<T>(
   return tracer.startActiveSpan(
     name,
     { attributes, ...(options.kind === undefined ? {} : { kind: options.kind }) },
+    parentContext(options.parent) ?? context.active(),
     async (span): Promise<T> => {
       try {
         return await fn(span);

@@ -9,7 +9,7 @@
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Approval, Run, Store, WorkflowRun, WorkflowStep } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
-import { withSpan } from '@junction/telemetry';
+import { activeTraceParent, withSpan } from '@junction/telemetry';
 import {
   copyValue,
   getPath,
@@ -494,6 +494,7 @@ export class Advance {
       runId = (await this.#deps.store.runs.findByIdempotencyKey(`workflow:${key}`))?.id ?? null;
     }
     if (runId === null) {
+      const traceParent = activeTraceParent();
       const { run } = await this.#deps.runs.submit({
         agent_name: agentName,
         ...(environment !== undefined
@@ -505,6 +506,8 @@ export class Advance {
         ...(Object.keys(variables).length > 0 ? { variables } : {}),
         source: 'workflow',
         idempotency_key: key,
+        // The run's spans nest under this step's, whichever worker executes it.
+        ...(traceParent !== undefined ? { trace_parent: traceParent } : {}),
         ...(state.timeoutMs !== undefined
           ? { timeout_seconds: Math.max(1, Math.round(state.timeoutMs / 1000)) }
           : {}),

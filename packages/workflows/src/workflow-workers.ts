@@ -181,12 +181,16 @@ export class WorkflowWorkers {
       // A run taken for the first time has no steps yet: nothing to read.
       const steps = run.advances <= 1 ? [] : await store.workflowSteps.list(run.id);
       const advance = new Advance(this.#o, run, model, steps, controller.signal);
-      const result = await withSpan(
-        this.#o.tracer ?? noTracer,
-        SPAN_WORKFLOW_RUN,
-        { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
-        () => advance.run(),
-      );
+      const tracer = this.#o.tracer;
+      const result =
+        tracer === undefined
+          ? await advance.run()
+          : await withSpan(
+              tracer,
+              SPAN_WORKFLOW_RUN,
+              { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
+              () => advance.run(),
+            );
       // The last step records go with the run's end or release.
       const pending = await advance.takePending();
       if (result.kind === 'finished') {
@@ -259,16 +263,3 @@ export class WorkflowWorkers {
     }
   }
 }
-
-/** A tracer that records nothing, for processes without tracing. */
-const noTracer = {
-  startActiveSpan: (_name: string, _options: unknown, fn: (span: unknown) => unknown) =>
-    fn({
-      end: () => undefined,
-      setAttributes: () => undefined,
-      setAttribute: () => undefined,
-      recordException: () => undefined,
-      setStatus: () => undefined,
-      spanContext: () => ({ traceId: '', spanId: '' }),
-    }),
-} as unknown as NonNullable<EngineDeps['tracer']>;

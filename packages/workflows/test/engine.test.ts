@@ -82,6 +82,21 @@ states:
       ['fix', 'completed', 1],
       ['done', 'completed', 1],
     ]);
+    // One trace: workflow.run ⊃ workflow.step ⊃ agent.execute of the step's run.
+    const spans = h.tracing.memoryExporter!.getFinishedSpans();
+    const stepSpans = spans.filter(
+      (s) => s.name === 'workflow.step' && s.attributes['workflow.step_type'] === 'agent',
+    );
+    const agentSpans = spans.filter((s) => s.name === 'agent.execute');
+    expect(stepSpans).toHaveLength(2);
+    expect(agentSpans).toHaveLength(2);
+    for (const agentSpan of agentSpans) {
+      const parent = stepSpans.find(
+        (s) => s.spanContext().spanId === agentSpan.parentSpanContext?.spanId,
+      );
+      expect(parent).toBeDefined();
+      expect(agentSpan.spanContext().traceId).toBe(parent!.spanContext().traceId);
+    }
     // Counted by outcome on the process's meter.
     const text = await h.metrics.renderPrometheus();
     expect(text).toMatch(/workflow_runs_total\{[^}]*status="completed"[^}]*\} 1/);

@@ -31,6 +31,7 @@ export interface Harness {
   logger: RootLogger;
   logLines: string[];
   metrics: Metrics;
+  tracing: ReturnType<typeof createTracing>;
   runWorkers: RunWorkers;
   door: RunDoor;
   workers: WorkflowWorkers;
@@ -128,6 +129,7 @@ export async function createHarness(
     logger,
     logLines,
     metrics,
+    tracing,
     runWorkers,
     door,
     workers,

@@ -257,16 +257,22 @@ export class AgentRunner {
     renew.unref();
     const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
     try {
-      const finished = await withSpan(tracer, SPAN_AGENT_EXECUTE, attrs, (span) =>
-        this.#loop(
-          run,
-          agent,
-          environment,
-          env?.lastSyncedAt,
-          { ...options, signal },
-          depth,
-          span.spanContext().traceId,
-        ),
+      const finished = await withSpan(
+        tracer,
+        SPAN_AGENT_EXECUTE,
+        attrs,
+        (span) =>
+          this.#loop(
+            run,
+            agent,
+            environment,
+            env?.lastSyncedAt,
+            { ...options, signal },
+            depth,
+            span.spanContext().traceId,
+          ),
+        // A run a workflow step started nests under that step, whichever worker executes it.
+        { parent: run.traceParent },
       );
       if (lost.signal.aborted && !this.#endedHere.has(finished)) {
         // Whoever took the run over (or recovery, which failed it) reports its end, not us.

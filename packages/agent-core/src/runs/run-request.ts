@@ -3,6 +3,7 @@
 // from these field schemas, so a task or a name is judged the same way everywhere.
 import { z } from 'zod';
 import { hasControlCharacter } from '@junction/config-templates';
+import { isTraceParent } from '@junction/telemetry';
 import { RUN_SOURCES } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
 
@@ -100,6 +101,12 @@ export const runRequestFields = {
     .max(MAX_RUN_TIMEOUT_SECONDS, {
       error: `timeout_seconds must be at most ${MAX_RUN_TIMEOUT_SECONDS}`,
     }),
+  /** The W3C traceparent of the span starting the run (a workflow step): its spans nest there. */
+  trace_parent: z
+    .string({ error: 'trace_parent must be a W3C traceparent string' })
+    .refine((value) => isTraceParent(value), {
+      error: 'trace_parent must be a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>',
+    }),
 } as const;
 
 const f = runRequestFields;
@@ -120,6 +127,7 @@ export const runRequestSchema = z.strictObject(
     parent_run_id: f.parent_run_id.optional(),
     idempotency_key: f.idempotency_key.optional(),
     timeout_seconds: f.timeout_seconds.optional(),
+    trace_parent: f.trace_parent.optional(),
   },
   { error: 'A run request must be an object with an agent, a task and a source.' },
 );

@@ -100,6 +100,7 @@ export async function submitRun(
       variables: request.variables ?? {},
       source: request.source,
       ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
+      ...(request.trace_parent !== undefined ? { traceParent: request.trace_parent } : {}),
       ...(key !== undefined ? { idempotencyKey: key } : {}),
       ...(request.timeout_seconds !== undefined
         ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }

@@ -35,6 +35,8 @@ export interface RunCreateInput {
   parentRunId?: number | null;
   model?: string | null;
   traceId?: string | null;
+  /** The W3C traceparent of the span that started the run (a workflow step). */
+  traceParent?: string | null;
   /** A second create with the same key is a CONFLICT carrying the first run's id. */
   idempotencyKey?: string | null;
   /** The run's own time limit; null or absent: the agent's or the config's. */
@@ -537,6 +539,7 @@ const CREATE_COLUMNS = [
   'parentRunId',
   'model',
   'traceId',
+  'traceParent',
   'idempotencyKey',
   'timeoutMs',
   'queuedAt',
@@ -569,6 +572,7 @@ function createValues(input: RunCreateInput, now: Date): CreateRow {
     parentRunId: input.parentRunId ?? null,
     model: input.model ?? null,
     traceId: input.traceId ?? null,
+    traceParent: input.traceParent ?? null,
     idempotencyKey: input.idempotencyKey ?? null,
     timeoutMs: input.timeoutMs ?? null,
     queuedAt: now.getTime(),
@@ -631,6 +635,7 @@ function createdRun(row: CreateRow, id: number): Run {
     finalResponse: null,
     error: null,
     traceId: asStored(row.traceId),
+    traceParent: asStored(row.traceParent),
     idempotencyKey: asStored(row.idempotencyKey),
     timeoutMs: row.timeoutMs as number | null,
     actedAt: null,
