@@ -70,10 +70,7 @@ export async function findWorkflow(
     if (found) return found;
   } else {
     // The `default` environment's, else the one environment that has it.
-    const preferred = await store.environments.getByName('default');
-    const inDefault = preferred
-      ? await store.workflows.getByWorkflowId(preferred.id, key)
-      : undefined;
+    const inDefault = await store.workflows.getByWorkflowIdIn('default', key);
     if (inDefault) return inDefault;
     const candidates = (await store.workflows.list()).filter((w) => w.workflowId === key);
     if (candidates.length === 1) return candidates[0] as Workflow;

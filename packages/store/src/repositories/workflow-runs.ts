@@ -340,7 +340,7 @@ async function writeSteps(
   now: Date,
 ): Promise<void> {
   if (steps.inserts.length === 0 && steps.updates.length === 0) return;
-  await writeStepChanges(db, id, steps, now);
+  await writeStepChanges(db, id, steps, now, { returning: false });
 }
 
 const CREATE_COLUMNS = [

@@ -162,8 +162,8 @@ const INSERT_COLUMNS = [
 const INSERT_CHUNK = 16;
 
 /** An insert of `count` attempts (skipping places already recorded), prepared once per count. */
-function insertSteps(db: LibSQLDatabase, count: number) {
-  return db
+function insertSteps(db: LibSQLDatabase, count: number, returning: boolean) {
+  const insert = db
     .insert(workflowSteps)
     .values(
       Array.from(
@@ -176,9 +176,9 @@ function insertSteps(db: LibSQLDatabase, count: number) {
     )
     .onConflictDoNothing({
       target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
-    })
-    .returning()
-    .prepare();
+    });
+  // The last records of an advance need no rows back.
+  return returning ? insert.returning().prepare() : insert.prepare();
 }
 
 /**
@@ -190,7 +190,9 @@ export async function writeStepChanges(
   workflowRunId: number,
   changes: WorkflowStepChanges,
   now: Date,
+  options: { returning?: boolean } = {},
 ): Promise<WorkflowStep[]> {
+  const returning = options.returning ?? true;
   for (const { id, patch } of changes.updates) {
     // Prepared once per set of changed columns (an agent step's end is always the same one).
     const fields = patchFields(patch, now) as Record<string, unknown>;
@@ -230,10 +232,11 @@ export async function writeStepChanges(
               : (value ?? null);
       }
     });
-    const statement = prepared(db, `workflowSteps.insert:${chunk.length}`, (d) =>
-      insertSteps(d, chunk.length),
+    const statement = prepared(db, `workflowSteps.insert:${chunk.length}:${returning}`, (d) =>
+      insertSteps(d, chunk.length, returning),
     );
-    inserted.push(...((await statement.all(values)) as WorkflowStep[]));
+    if (returning) inserted.push(...((await statement.all(values)) as WorkflowStep[]));
+    else await statement.run(values);
   }
   return inserted;
 }

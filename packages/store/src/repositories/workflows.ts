@@ -1,6 +1,6 @@
 import { and, asc, eq, notInArray, type SQL } from 'drizzle-orm';
 import type { Workflow } from '../rows.js';
-import { workflows } from '../schema.js';
+import { environments, workflows } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { prepared, slot } from '../prepared.js';
 import { notFound } from '../store-error.js';
@@ -75,6 +75,29 @@ export class WorkflowsRepository {
           .prepare(),
       ).get({ environmentId, workflowId }),
     );
+  }
+
+  /** The workflow with this workflowId in the environment of this name (one read), or undefined. */
+  async getByWorkflowIdIn(
+    environmentName: string,
+    workflowId: string,
+  ): Promise<Workflow | undefined> {
+    return this.#ctx.read('get workflow by workflow id and environment name', async (db) => {
+      const statement = prepared(db, 'workflows.getByWorkflowIdIn', (d) =>
+        d
+          .select({ workflow: workflows })
+          .from(workflows)
+          .innerJoin(environments, eq(environments.id, workflows.environmentId))
+          .where(
+            and(
+              eq(environments.name, slot('environmentName') as unknown as string),
+              eq(workflows.workflowId, slot('workflowId') as unknown as string),
+            ),
+          )
+          .prepare(),
+      );
+      return (await statement.get({ environmentName, workflowId }))?.workflow;
+    });
   }
 
   /** Workflows matching the filter, by environment then workflowId. */
