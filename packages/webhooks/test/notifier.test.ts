@@ -169,6 +169,55 @@ describe('createNotifier', () => {
     expect(bodies(receiver.requests).map((b) => b.event)).toEqual(['agent.failed']);
   });
 
+  it('sends workflow.failed for a failed or timed-out workflow run, only when selected', async () => {
+    const receiver = await sink();
+    notifier = createNotifier({
+      store: fx.store,
+      logger: memoryLogger().logger,
+      url: receiver.url,
+      events: ['workflow.failed'],
+      version: '1.0.0',
+      ...FAST,
+    });
+    const ended = async (status: 'completed' | 'failed' | 'timed_out') => {
+      const run = await fx.store.workflowRuns.create({ workflowKey: 'ship', workflowName: 'Ship' });
+      return fx.store.workflowRuns.update(run.id, {
+        status,
+        ...(status === 'completed' ? {} : { error: `state "deploy": ${status}` }),
+      });
+    };
+    await notifier.workflowFinished(await ended('completed'));
+    const failed = await ended('failed');
+    await notifier.workflowFinished(failed);
+    await notifier.workflowFinished(await ended('timed_out'));
+    await notifier.close();
+    const sent = bodies(receiver.requests);
+    expect(sent.map((b) => [b.event, b.status])).toEqual([
+      ['workflow.failed', 'failed'],
+      ['workflow.failed', 'timed_out'],
+    ]);
+    expect(sent[0]).toMatchObject({
+      workflow_run_id: failed.id,
+      workflow_id: 'ship',
+      workflow_name: 'Ship',
+      error: 'state "deploy": failed',
+      service: { name: 'junction', version: '1.0.0' },
+    });
+    // Not selected: nothing.
+    const quiet = await sink();
+    const other = createNotifier({
+      store: fx.store,
+      logger: memoryLogger().logger,
+      url: quiet.url,
+      events: ['agent.failed'],
+      version: '1.0.0',
+      ...FAST,
+    });
+    await other.workflowFinished(await ended('failed'));
+    await other.close();
+    expect(quiet.requests).toHaveLength(0);
+  });
+
   it('sends nothing without a URL, and nothing for a run that has not ended', async () => {
     notifier = createNotifier({
       store: fx.store,
