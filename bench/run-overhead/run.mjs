@@ -6,13 +6,13 @@
 //
 //   pnpm --filter @junction/bench run-overhead [-- --runs 300 --warmup 30 --concurrency 16 --throughput-runs 960 --rounds 8]
 // The two are measured alternately (run by run, then burst by burst) so drift hits both alike.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOpenAI } from '@ai-sdk/openai';
+import { median, p95, startFakeModel } from '../shared.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
@@ -46,51 +46,22 @@ const TURNS = 5;
 const KEY = 'sk-bench-key-0000000000';
 
 const require = createRequire(import.meta.url);
-const fakePath = require.resolve('@junction/tooling/fixtures/fake-openai.mjs');
 const mcpPath = require.resolve('@junction/tooling/fixtures/mcp-server.mjs');
 
 function startFake() {
-  const child = spawn(
-    process.execPath,
-    [
-      fakePath,
-      '--port',
-      '0',
-      '--mode',
-      'tool-loop',
-      '--tool',
-      'add',
-      '--tool-args',
-      '{"a":1,"b":2}',
-      '--turns',
-      String(TURNS),
-      '--api-key',
-      KEY,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('fake model did not start')), 10_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: `http://127.0.0.1:${m[1]}/v1`, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
+  return startFakeModel([
+    '--mode',
+    'tool-loop',
+    '--tool',
+    'add',
+    '--tool-args',
+    '{"a":1,"b":2}',
+    '--turns',
+    String(TURNS),
+    '--api-key',
+    KEY,
+  ]);
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
-const p95 = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.ceil(0.95 * s.length) - 1];
-};
 
 /** Alternates the two contenders run by run so drift (JIT, machine load) hits both alike. */
 async function sequentialPair(a, b) {

@@ -6,9 +6,7 @@
 // the ratio; target: the engine adds at most 20% to the wall time of a workflow run.
 //
 //   pnpm --filter @junction/bench workflow [-- --runs 200 --warmup 20]
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -20,6 +18,7 @@ import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger, createTracing } from '@junction/telemetry';
 import { startWorkflowRun, syncWorkflows, WorkflowWorkers } from '@junction/workflows';
+import { median, p95, startFakeModel } from '../shared.mjs';
 
 const TARGET = 1.2;
 const { values } = parseArgs({
@@ -29,26 +28,6 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const WARMUP = Number(values.warmup);
 const KEY = 'sk-bench-key-0000000000';
-const require = createRequire(import.meta.url);
-const fakePath = require.resolve('@junction/tooling/fixtures/fake-openai.mjs');
-
-function startFake() {
-  const child = spawn(process.execPath, [fakePath, '--port', '0', '--api-key', KEY], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('fake model did not start')), 10_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: `http://127.0.0.1:${m[1]}/v1`, stop: () => child.kill('SIGTERM') });
-      }
-    });
-  });
-}
 
 const WORKFLOW = `id: five
 start: prep
@@ -64,14 +43,11 @@ states:
   - {id: wrap, type: transform, expression: '{"a": a.response, "b": b.response}', end: true}
 `;
 
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-const p95 = (xs) => [...xs].sort((x, y) => x - y)[Math.ceil(0.95 * xs.length) - 1];
-
 let fake;
 process.on('exit', () => fake?.stop());
 
 async function main() {
-  fake = await startFake();
+  fake = await startFakeModel(['--api-key', KEY]);
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-wf-'));
   const paths = resolvePaths({ XDG_CONFIG_HOME: home });
   const workspace = new Workspace(paths);
@@ -89,7 +65,13 @@ async function main() {
   mkdirSync(paths.logsDir, { recursive: true });
   const store = await openStore({ url: paths.databaseFile });
   const pool = new McpClientPool({});
-  const sync = await syncEnvironment({ workspace, store, pool, environment: 'default', processEnv: {} });
+  const sync = await syncEnvironment({
+    workspace,
+    store,
+    pool,
+    environment: 'default',
+    processEnv: {},
+  });
   if (!sync.ok) throw new Error('sync failed');
   await syncWorkflows({ workspace, store, environment: 'default' });
   const logger = createLogger({
@@ -111,7 +93,12 @@ async function main() {
   });
   const runWorkers = new RunWorkers({ store, runner, logger, concurrency: 2, pollMs: 500 });
   await runWorkers.start();
-  const door = createRunDoor({ store, checkModel: () => undefined, dispatch: runWorkers, endings: runWorkers });
+  const door = createRunDoor({
+    store,
+    checkModel: () => undefined,
+    dispatch: runWorkers,
+    endings: runWorkers,
+  });
   const ended = new Map();
   const workflowWorkers = new WorkflowWorkers({
     store,
@@ -132,9 +119,15 @@ async function main() {
   // Baseline: the two agent runs the workflow makes, back to back, through the run door.
   const twoRuns = async (i) => {
     for (const task of [`first ${i}`, `second ${i}`]) {
-      const { run } = await door.submit({ agent_name: 'writer', environment_id: env.id, task, source: 'api' });
+      const { run } = await door.submit({
+        agent_name: 'writer',
+        environment_id: env.id,
+        task,
+        source: 'api',
+      });
       const done = await door.waitFor(run.id, { timeoutMs: 60_000 });
-      if (done.status !== 'completed') throw new Error(`run ${run.id} ended ${done.status}: ${done.error}`);
+      if (done.status !== 'completed')
+        throw new Error(`run ${run.id} ended ${done.status}: ${done.error}`);
     }
   };
   const workflowRun = async (i) => {
@@ -145,7 +138,8 @@ async function main() {
     const finished =
       ended.get(run.id) ?? (await new Promise((resolve) => ended.set(run.id, resolve)));
     ended.delete(run.id);
-    if (finished.status !== 'completed') throw new Error(`workflow run ${run.id} ended ${finished.status}: ${finished.error}`);
+    if (finished.status !== 'completed')
+      throw new Error(`workflow run ${run.id} ended ${finished.status}: ${finished.error}`);
   };
 
   for (let i = 0; i < WARMUP; i++) {

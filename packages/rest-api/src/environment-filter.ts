@@ -28,7 +28,7 @@ export async function environmentFilter(
   const env = await store.environments.get(filters.environment_id);
   if (!env) {
     throw new AgentCoreError(
-        'ENVIRONMENT_NOT_FOUND',
+      'ENVIRONMENT_NOT_FOUND',
       `No environment has id ${filters.environment_id}. GET /api/v1/environments lists them.`,
       { field: 'environment_id', environment_id: filters.environment_id },
     );

@@ -13,7 +13,13 @@ import type {
   WorkflowRun,
   WorkflowStep,
 } from '@junction/store';
-import { approvalView, type WorkflowDoor } from '@junction/workflows';
+import {
+  approvalView,
+  workflowRunView,
+  workflowStepView,
+  workflowView,
+  type WorkflowDoor,
+} from '@junction/workflows';
 import type {
   AgentBody,
   ApprovalBody,
@@ -59,25 +65,9 @@ export function environmentBody(env: EnvironmentSummary): EnvironmentBody {
   };
 }
 
-/** A workflow as `junction workflow list --json` shows it; `environment` is its environment's name. */
+/** A workflow (the workflows package's view, checked against the schema). */
 export function workflowBody(workflow: Workflow, environment: string | null): WorkflowBody {
-  const { definition } = workflow;
-  return {
-    id: workflow.id,
-    workflow_id: workflow.workflowId,
-    name: workflow.name,
-    environment,
-    enabled: workflow.enabled,
-    description: typeof definition.description === 'string' ? definition.description : '',
-    version:
-      definition.version === undefined || definition.version === null
-        ? null
-        : String(definition.version),
-    path: workflow.path,
-    states: Array.isArray(definition.states) ? definition.states.length : 0,
-    created_at: workflow.createdAt.toISOString(),
-    updated_at: workflow.updatedAt.toISOString(),
-  };
+  return workflowView(workflow, environment);
 }
 
 /** A workflow run; `redact` and `clean` remove secrets from its input, output and error. */
@@ -86,20 +76,7 @@ export function workflowRunBody(
   redact: (value: unknown) => unknown,
   clean: (text: string) => string,
 ): WorkflowRunBody {
-  return {
-    id: run.id,
-    workflow_id: run.workflowKey,
-    workflow_name: run.workflowName,
-    status: run.status,
-    input: redact(run.input ?? null),
-    output: redact(run.output ?? null),
-    error: run.error === null ? null : clean(run.error),
-    current_step: run.currentStep,
-    source: run.source,
-    created_at: run.createdAt.toISOString(),
-    started_at: iso(run.startedAt),
-    completed_at: iso(run.completedAt),
-  };
+  return workflowRunView(run, { redact, clean });
 }
 
 /** One step attempt of a workflow run. */
@@ -108,20 +85,7 @@ export function workflowStepBody(
   redact: (value: unknown) => unknown,
   clean: (text: string) => string,
 ): WorkflowStepBody {
-  return {
-    id: step.id,
-    name: step.stepName,
-    path: step.path,
-    attempt: step.attempt,
-    type: step.type,
-    status: step.status,
-    output: redact(step.output ?? null),
-    error: step.error === null ? null : clean(step.error),
-    run_id: step.runId,
-    approval_id: step.approvalId,
-    started_at: iso(step.startedAt),
-    completed_at: iso(step.completedAt),
-  };
+  return workflowStepView(step, { redact, clean });
 }
 
 /** An approval as every surface shows it (the workflows package's approvalView) with its signed links. */

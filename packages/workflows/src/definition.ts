@@ -18,6 +18,7 @@ import type {
   Graph,
   RetryPolicy,
   State,
+  StateBase,
   WorkflowModel,
 } from './model.js';
 
@@ -207,7 +208,7 @@ function operationOf(raw: Raw): string | undefined {
   return undefined;
 }
 
-function agentState(raw: Raw, base: BaseFields, problems: Problems): AgentState {
+function agentState(raw: Raw, base: StateBase, problems: Problems): AgentState {
   const input = isObject(raw.input) ? raw.input : {};
   const agent = raw.agent ?? input.agent;
   if (typeof agent !== 'string' || agent.trim() === '') {
@@ -243,7 +244,7 @@ function agentState(raw: Raw, base: BaseFields, problems: Problems): AgentState 
   };
 }
 
-function approvalState(raw: Raw, base: BaseFields, problems: Problems): ApprovalState {
+function approvalState(raw: Raw, base: StateBase, problems: Problems): ApprovalState {
   const input = isObject(raw.input) ? raw.input : {};
   const message = [raw.message, raw.prompt, input.message, raw.approval_title].find(
     (m) => typeof m === 'string' && m.trim() !== '',
@@ -284,17 +285,6 @@ function approvalState(raw: Raw, base: BaseFields, problems: Problems): Approval
   };
 }
 
-interface BaseFields {
-  id: string;
-  next?: string;
-  end?: boolean;
-  input?: string;
-  output?: string;
-  resultPath?: string;
-  timeoutMs?: number;
-  retry?: RetryPolicy;
-}
-
 const BLOCK_TYPES = new Set(['parallel', 'foreach', 'try']);
 
 /** One state of `states[]` (or of a block), checked and normalised. */
@@ -322,7 +312,7 @@ function stateOf(
     );
     return undefined;
   }
-  const base: BaseFields = { id };
+  const base: StateBase = { id };
   const next = nextOf(raw, id, problems);
   if (next !== undefined) base.next = next;
   if (raw.end === true) base.end = true;

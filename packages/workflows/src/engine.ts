@@ -6,7 +6,7 @@
 // released with the time it is due again (or none, for a person), holding no worker and no
 // promise. Replay is exact because every value a later step reads comes from stored outputs,
 // and the expressions are pure.
-import type { RunDoor } from '@junction/agent-core/runs';
+import { storedIdempotencyKey, type RunDoor } from '@junction/agent-core/runs';
 import type { Approval, Run, Store, WorkflowRun, WorkflowStep } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import { activeTraceParent, withSpan } from '@junction/telemetry';
@@ -491,7 +491,9 @@ export class Advance {
     if (runId === null && row === undefined && this.#run.advances > 1) {
       // A resumed run whose record of this step was never written: its run, if it was
       // submitted, is found by its key (whatever its age), never submitted twice.
-      runId = (await this.#deps.store.runs.findByIdempotencyKey(`workflow:${key}`))?.id ?? null;
+      runId =
+        (await this.#deps.store.runs.findByIdempotencyKey(storedIdempotencyKey('workflow', key)))
+          ?.id ?? null;
     }
     if (runId === null) {
       const traceParent = activeTraceParent();

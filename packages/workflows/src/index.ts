@@ -35,3 +35,5 @@ export { fileStem, syncWorkflows } from './sync-workflows.js';
 export type { SyncWorkflowsResult, WorkflowSyncReport } from './sync-workflows.js';
 export { createWorkflowDoor } from './workflow-door.js';
 export type { WorkflowDoor, WorkflowDoorDeps } from './workflow-door.js';
+export { workflowRunView, workflowStepView, workflowView } from './views.js';
+export type { ViewOptions } from './views.js';

@@ -12,7 +12,8 @@ export interface RetryPolicy {
   retryOn: string[];
 }
 
-interface StateBase {
+/** What every state has, whatever its type. */
+export interface StateBase {
   /** The state's id (or name) in the file. */
   id: string;
   /** The next state, or undefined at an end. */

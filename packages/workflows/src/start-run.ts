@@ -2,6 +2,7 @@
 // the workflow, check the input against its inputSchema, and write the run with the definition
 // it will follow; a worker takes it from there.
 import { Ajv, type ValidateFunction } from 'ajv';
+import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
 import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
@@ -172,7 +173,9 @@ export async function startWorkflowRun(
   checkInput(model.inputSchema, input);
   const now = deps.now?.() ?? new Date();
   const key =
-    request.idempotency_key === undefined ? null : `${request.source}:${request.idempotency_key}`;
+    request.idempotency_key === undefined
+      ? null
+      : storedIdempotencyKey(request.source, request.idempotency_key);
   if (key !== null) {
     const first = await store.workflowRuns.findByIdempotencyKey(key);
     if (first) return { run: first, replayed: true };

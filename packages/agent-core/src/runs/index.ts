@@ -1,6 +1,12 @@
 // Where a run starts (submit-run.ts, the one door), how it is worked (run-workers.ts) and
 // executed (agent-runner.ts), and how a run looks on every surface (run-view.ts).
-export { createRunDoor, IDEMPOTENCY_WINDOW_MS, submitRun, waitForRun } from './submit-run.js';
+export {
+  createRunDoor,
+  IDEMPOTENCY_WINDOW_MS,
+  storedIdempotencyKey,
+  submitRun,
+  waitForRun,
+} from './submit-run.js';
 export type { RunDoor, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,

@@ -9,6 +9,14 @@ import type { RunDispatch, RunEndings } from './dispatch.js';
 import { parseRunRequest, type RunRequest, type RunRequestInput } from './run-request.js';
 import { isFinal } from './run-workers.js';
 
+/**
+ * An idempotency key as it is stored: namespaced by the source that sent it, so keys of
+ * different sources never collide. Workflow runs use the same rule for theirs.
+ */
+export function storedIdempotencyKey(source: string, key: string): string {
+  return `${source}:${key}`;
+}
+
 /** How long an idempotency key keeps returning the same run: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -79,11 +87,10 @@ export async function submitRun(
   const request = parseRunRequest(input);
   const { store } = deps;
   const agent = await findAgent(store, request);
-  // Keys of different sources never collide: each source has its own namespace.
   const key =
     request.idempotency_key === undefined
       ? undefined
-      : `${request.source}:${request.idempotency_key}`;
+      : storedIdempotencyKey(request.source, request.idempotency_key);
   if (key) {
     const live = await liveRunOf(store, key, (deps.now ?? (() => new Date()))());
     if (live) return { run: replayOf(live, agent, request), agent, replayed: true, request };

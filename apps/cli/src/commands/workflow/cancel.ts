@@ -15,20 +15,10 @@ export default class WorkflowCancel extends JunctionCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args } = await this.parse(WorkflowCancel);
     const id = workflowRunIdArg(args.run);
-    const { createContext } = await import('../../context.js');
-    const { createWorkflowDoor } = await import('@junction/workflows');
-    const { workflowRunView } = await import('../../workflow-view.js');
-    const ctx = await createContext();
-    try {
-      const door = createWorkflowDoor({
-        store: await ctx.store(),
-        publicUrl: ctx.config.webhook.public_url,
-      });
-      const run = await door.cancel(id);
-      if (!this.jsonEnabled()) this.log(`Workflow run ${run.id} cancelled.`);
-      return workflowRunView(run);
-    } finally {
-      await ctx.close();
-    }
+    const { withWorkflowDoor } = await import('../../workflow-door.js');
+    const { workflowRunView } = await import('@junction/workflows');
+    const run = await withWorkflowDoor((door) => door.cancel(id));
+    if (!this.jsonEnabled()) this.log(`Workflow run ${run.id} cancelled.`);
+    return workflowRunView(run);
   }
 }

@@ -18,20 +18,15 @@ export default class WorkflowInspect extends JunctionCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args } = await this.parse(WorkflowInspect);
     const id = workflowRunIdArg(args.run);
-    const { createContext } = await import('../../context.js');
-    const { createWorkflowDoor } = await import('@junction/workflows');
-    const { workflowRunView, stepView, approvalRow, stepLine, brief } = await import(
-      '../../workflow-view.js'
-    );
-    const ctx = await createContext();
-    try {
-      const store = await ctx.store();
-      const door = createWorkflowDoor({ store, publicUrl: ctx.config.webhook.public_url });
+    const { withWorkflowDoor } = await import('../../workflow-door.js');
+    const { approvalView, workflowRunView, workflowStepView } = await import('@junction/workflows');
+    const { stepLine, brief } = await import('../../workflow-view.js');
+    return withWorkflowDoor(async (door) => {
       const { run, steps, approvals } = await door.inspect(id);
       const view = {
         workflow_run: workflowRunView(run),
-        steps: steps.map(stepView),
-        approvals: approvals.map(approvalRow),
+        steps: steps.map((step) => workflowStepView(step)),
+        approvals: approvals.map((approval) => approvalView(approval)),
       };
       if (!this.jsonEnabled()) {
         this.log(`Workflow run ${run.id}  ${run.workflowKey}  ${run.status}`);
@@ -54,8 +49,6 @@ export default class WorkflowInspect extends JunctionCommand {
         }
       }
       return view;
-    } finally {
-      await ctx.close();
-    }
+    });
   }
 }

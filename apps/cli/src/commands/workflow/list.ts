@@ -22,7 +22,7 @@ export default class WorkflowList extends JunctionCommand {
   async run(): Promise<Array<Record<string, unknown>>> {
     const { flags } = await this.parse(WorkflowList);
     const { createContext } = await import('../../context.js');
-    const { workflowView } = await import('../../workflow-view.js');
+    const { workflowView } = await import('@junction/workflows');
     const { formatTable } = await import('../../table.js');
     const ctx = await createContext();
     try {

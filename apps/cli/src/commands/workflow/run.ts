@@ -34,7 +34,8 @@ export default class WorkflowRunCommand extends JunctionCommand {
     const input = await readInput(flags.input);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
-    const { workflowRunView, stepLine } = await import('../../workflow-view.js');
+    const { stepLine } = await import('../../workflow-view.js');
+    const { workflowRunView } = await import('@junction/workflows');
     const ctx = await createContext();
     const service = await createService(ctx, { version: this.config.version });
     const controller = new AbortController();

@@ -1,15 +1,6 @@
 import { Flags } from '@oclif/core';
+import type { WorkflowRunStatus } from '@junction/store';
 import { JunctionCommand } from '../../base-command.js';
-
-const STATUSES = [
-  'pending',
-  'running',
-  'waiting_approval',
-  'completed',
-  'failed',
-  'cancelled',
-  'timed_out',
-] as const;
 
 export default class WorkflowRuns extends JunctionCommand {
   static override description =
@@ -24,8 +15,8 @@ export default class WorkflowRuns extends JunctionCommand {
     workflow: Flags.string({ char: 'w', description: 'only runs of this workflow id' }),
     status: Flags.string({
       char: 's',
-      description: `only runs with this status: ${STATUSES.join(', ')}`,
-      options: [...STATUSES],
+      description:
+        'only runs with this status: pending, running, waiting_approval, completed, failed, cancelled or timed_out',
     }),
     limit: Flags.integer({
       char: 'n',
@@ -40,18 +31,23 @@ export default class WorkflowRuns extends JunctionCommand {
 
   async run(): Promise<Array<Record<string, unknown>>> {
     const { flags } = await this.parse(WorkflowRuns);
+    const { statusArg } = await import('../../workflow-args.js');
+    const status =
+      flags.status === undefined
+        ? undefined
+        : await statusArg<WorkflowRunStatus>(flags.status, 'workflow run');
     const { createContext } = await import('../../context.js');
-    const { workflowRunView } = await import('../../workflow-view.js');
+    const { workflowRunView } = await import('@junction/workflows');
     const { formatTable } = await import('../../table.js');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
       const runs = await store.workflowRuns.list({
         ...(flags.workflow ? { workflowKey: flags.workflow } : {}),
-        ...(flags.status ? { status: flags.status as (typeof STATUSES)[number] } : {}),
+        ...(status !== undefined ? { status } : {}),
         limit: flags.limit,
       });
-      const views = runs.map(workflowRunView);
+      const views = runs.map((run) => workflowRunView(run));
       if (!this.jsonEnabled()) {
         if (views.length === 0) this.log('No workflow runs.');
         else

@@ -21,8 +21,8 @@ export default class WorkflowShow extends JunctionCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WorkflowShow);
     const { createContext } = await import('../../context.js');
-    const { workflowView } = await import('../../workflow-view.js');
-    const { findWorkflow, workflowOf } = await import('@junction/workflows');
+
+    const { findWorkflow, workflowOf, workflowView } = await import('@junction/workflows');
     const ctx = await createContext();
     try {
       const store = await ctx.store();

@@ -24,28 +24,17 @@ export default class WorkflowApprovalsApprove extends JunctionCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WorkflowApprovalsApprove);
-    const { createContext } = await import('../../../context.js');
-    const { createWorkflowDoor } = await import('@junction/workflows');
-    const { approvalRow } = await import('../../../workflow-view.js');
-    const ctx = await createContext();
-    try {
-      const door = createWorkflowDoor({
-        store: await ctx.store(),
-        publicUrl: ctx.config.webhook.public_url,
-      });
-      const approval = await door.decide(args.id, {
-        decision: 'approved',
-        ...(flags.approver !== undefined ? { approver: flags.approver } : {}),
-        ...(flags.comment !== undefined ? { comment: flags.comment } : {}),
-        source: 'cli',
-      });
-      if (!this.jsonEnabled())
-        this.log(
-          `Approval ${approval.approvalId} approved; workflow run ${approval.workflowRunId} goes on.`,
-        );
-      return approvalRow(approval);
-    } finally {
-      await ctx.close();
+    const { decideFromCli } = await import('../../../workflow-door.js');
+    const { approvalView } = await import('@junction/workflows');
+    const approval = await decideFromCli(args.id, 'approved', {
+      approver: flags.approver,
+      note: flags.comment,
+    });
+    if (!this.jsonEnabled()) {
+      this.log(
+        `Approval ${approval.approvalId} approved; workflow run ${approval.workflowRunId} goes on.`,
+      );
     }
+    return approvalView(approval);
   }
 }

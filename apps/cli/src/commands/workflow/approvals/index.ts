@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
+import type { ApprovalStatus } from '@junction/store';
 import { JunctionCommand } from '../../../base-command.js';
-
-const STATUSES = ['pending', 'approved', 'rejected', 'timed_out'] as const;
 
 export default class WorkflowApprovals extends JunctionCommand {
   static override description =
@@ -17,8 +16,7 @@ export default class WorkflowApprovals extends JunctionCommand {
   static override flags = {
     status: Flags.string({
       char: 's',
-      description: 'approvals with this status',
-      options: [...STATUSES, 'all'],
+      description: 'approvals with this status: pending, approved, rejected, timed_out, or all',
       default: 'pending',
     }),
     limit: Flags.integer({
@@ -34,21 +32,22 @@ export default class WorkflowApprovals extends JunctionCommand {
 
   async run(): Promise<Array<Record<string, unknown>>> {
     const { flags } = await this.parse(WorkflowApprovals);
-    const { createContext } = await import('../../../context.js');
-    const { createWorkflowDoor } = await import('@junction/workflows');
-    const { approvalRow } = await import('../../../workflow-view.js');
+    const { withWorkflowDoor } = await import('../../../workflow-door.js');
+    const { statusArg } = await import('../../../workflow-args.js');
+    const { approvalView } = await import('@junction/workflows');
     const { formatTable } = await import('../../../table.js');
-    const ctx = await createContext();
-    try {
-      const store = await ctx.store();
-      const door = createWorkflowDoor({ store, publicUrl: ctx.config.webhook.public_url });
+    const status =
+      flags.status === 'all'
+        ? undefined
+        : await statusArg<ApprovalStatus>(flags.status, 'approval');
+    return withWorkflowDoor(async (door, store) => {
       const approvals = await store.approvals.list({
-        ...(flags.status !== 'all' ? { status: flags.status as (typeof STATUSES)[number] } : {}),
+        ...(status !== undefined ? { status } : {}),
         limit: flags.limit,
       });
       const rows = [];
       for (const a of approvals)
-        rows.push({ ...approvalRow(a), ...(await door.links(a.approvalId)) });
+        rows.push({ ...approvalView(a), ...(await door.links(a.approvalId)) });
       if (!this.jsonEnabled()) {
         if (rows.length === 0)
           this.log(`No ${flags.status === 'all' ? '' : `${flags.status} `}approvals.`);
@@ -68,8 +67,6 @@ export default class WorkflowApprovals extends JunctionCommand {
           );
       }
       return rows;
-    } finally {
-      await ctx.close();
-    }
+    });
   }
 }

@@ -1,0 +1,41 @@
+// The workflow door of a CLI command that neither executes runs nor serves: the workspace's
+// store and the public address approval links point at. `workflow run --wait` composes the
+// whole service instead (service.ts), since it advances runs.
+import type { Approval, Store } from '@junction/store';
+import type { WorkflowDoor } from '@junction/workflows';
+import type { CliContext } from './context.js';
+
+/** Runs `fn` with a workflow door on the workspace's store, closing the store after. */
+export async function withWorkflowDoor<T>(
+  fn: (door: WorkflowDoor, store: Store, ctx: CliContext) => Promise<T>,
+): Promise<T> {
+  const { createContext } = await import('./context.js');
+  const { createWorkflowDoor } = await import('@junction/workflows');
+  const ctx = await createContext();
+  try {
+    const store = await ctx.store();
+    return await fn(
+      createWorkflowDoor({ store, publicUrl: ctx.config.webhook.public_url }),
+      store,
+      ctx,
+    );
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** `workflow approve|reject`: decides an approval from the terminal (source `cli`). */
+export function decideFromCli(
+  id: string,
+  decision: 'approved' | 'rejected',
+  flags: { approver?: string | undefined; note?: string | undefined },
+): Promise<Approval> {
+  return withWorkflowDoor((door) =>
+    door.decide(id, {
+      decision,
+      ...(flags.approver !== undefined ? { approver: flags.approver } : {}),
+      ...(flags.note !== undefined ? { comment: flags.note } : {}),
+      source: 'cli',
+    }),
+  );
+}

@@ -1,0 +1,34 @@
+// Pieces the benchmarks share: the fake model in its own process, and the statistics.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const fakePath = require.resolve('@junction/tooling/fixtures/fake-openai.mjs');
+
+/**
+ * Starts the fake OpenAI-compatible model (tooling/fixtures/fake-openai.mjs) in a process of
+ * its own with `args`; resolves with its base URL and a stop function once it listens.
+ */
+export function startFakeModel(args) {
+  const child = spawn(process.execPath, [fakePath, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('fake model did not start')), 10_000);
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      out += d;
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: `http://127.0.0.1:${m[1]}/v1`, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
+}
+
+/** The median of `xs`. */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The 95th percentile of `xs`. */
+export const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1];
