@@ -38,6 +38,8 @@ interface Prepared {
   readonly columns: readonly string[];
   readonly columnTypes: readonly string[];
   readonly textColumns: readonly number[];
+  /** The prototype of its rows (`rowPrototype`). */
+  readonly rowProto: object;
   /** The arguments it is run with: their number, or their names (see `argsShape`). */
   readonly shape: number | string;
 }
@@ -176,24 +178,50 @@ function valueFromSql(value: unknown): Value {
   return value as Value;
 }
 
+/** Where a row keeps its values by index (see `rowPrototype`). */
+const VALUES = Symbol('row values');
+
+/**
+ * The prototype of the rows of one statement: `length` and the values by index, read from the
+ * row's own array. A row then needs one property per column name (enumerable, as
+ * @libsql/client's), not two defined one by one: building rows was a visible part of a read.
+ */
+function rowPrototype(count: number): object {
+  const proto = {};
+  Object.defineProperty(proto, 'length', { value: count });
+  for (let i = 0; i < count; ++i) {
+    Object.defineProperty(proto, i, {
+      get(this: { [VALUES]: unknown[] }) {
+        return this[VALUES][i];
+      },
+    });
+  }
+  return proto;
+}
+
 /** A row as @libsql/client builds it: values by index (not enumerable) and by column name. */
-function rowFromSql(raw: unknown[], columns: readonly string[]): Row {
-  const row = {};
-  Object.defineProperty(row, 'length', { value: raw.length });
+function rowFromSql(raw: unknown[], columns: readonly string[], proto: object): Row {
+  const row = Object.create(proto) as Record<PropertyKey, unknown>;
+  Object.defineProperty(row, VALUES, { value: raw });
   for (let i = 0; i < raw.length; ++i) {
     const value = valueFromSql(raw[i]);
-    Object.defineProperty(row, i, { value });
+    raw[i] = value;
     const column = columns[i] as string;
-    if (!Object.hasOwn(row, column)) {
+    // A repeated name keeps its first value; `length` and index-like names stay those.
+    if (Object.hasOwn(row, column) || Object.hasOwn(proto, column)) continue;
+    if (column === '__proto__') {
+      // Assignment would set the row's prototype instead.
       Object.defineProperty(row, column, {
         value,
         enumerable: true,
         configurable: true,
         writable: true,
       });
+    } else {
+      row[column] = value;
     }
   }
-  return row as Row;
+  return row as unknown as Row;
 }
 
 function valueToJson(value: unknown): unknown {
@@ -430,7 +458,15 @@ export class LocalClient implements Client {
       columnTypes = definitions.map((c) => c.type ?? '');
     }
     const textColumns = textColumnsOf(columnTypes);
-    const prepared: Prepared = { statement, reader, columns, columnTypes, textColumns, shape };
+    const prepared: Prepared = {
+      statement,
+      reader,
+      columns,
+      columnTypes,
+      textColumns,
+      rowProto: rowPrototype(columns.length),
+      shape,
+    };
     if (NOT_KEPT.test(sql)) {
       if (SCHEMA_CHANGE.test(sql)) this.#forget();
     } else {
@@ -467,11 +503,11 @@ export class LocalClient implements Client {
       prepared = this.#prepared(sql, argsShape(values));
       const { statement } = prepared;
       if (prepared.reader) {
-        const { columns, textColumns } = prepared;
+        const { columns, textColumns, rowProto } = prepared;
         const raw = statement.all(values) as unknown[][];
         const rows = new Array<Row>(raw.length);
         for (let i = 0; i < raw.length; i++) {
-          rows[i] = rowFromSql(textFromSql(raw[i] as unknown[], textColumns), columns);
+          rows[i] = rowFromSql(textFromSql(raw[i] as unknown[], textColumns), columns, rowProto);
         }
         return new LocalResultSet(
           columns.slice(),

@@ -110,8 +110,12 @@ export function agentOutput(run: Run): Value {
   };
   const text = (run.finalResponse ?? '').trim();
   const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text);
+  const body = fenced ? (fenced[1] as string) : text;
+  // Only an object is merged: text that cannot be one is not parsed (a thrown parse error
+  // costs more than the rest of a step).
+  if (!body.startsWith('{')) return facts;
   try {
-    const parsed = JSON.parse(fenced ? (fenced[1] as string) : text) as unknown;
+    const parsed = JSON.parse(body) as unknown;
     if (isObject(parsed)) return { ...facts, ...parsed };
   } catch {
     // Not JSON: the answer is text.

@@ -48,6 +48,12 @@ export class WorkflowWorkers {
   #loops: Promise<void>[] = [];
   #running = false;
   #wake: Array<(run?: WorkflowRun) => void> = [];
+  /**
+   * Whether the store may hold a due run nobody handed to this process: true at start, after a
+   * poll interval, after due() and after a run was handed back to wait. A run handed over
+   * directly (reserve) ends without a look in the store afterwards: that look was a write.
+   */
+  #backlog = true;
 
   constructor(options: WorkflowWorkersOptions) {
     this.#o = { concurrency: 4, pollMs: 500, leaseMs: 60_000, ...options };
@@ -81,6 +87,7 @@ export class WorkflowWorkers {
 
   /** A run became due (started, or an approval decided): wakes an idle worker at once. */
   due(): void {
+    this.#backlog = true;
     const waiting = this.#wake.splice(0, 1);
     for (const wake of waiting) wake();
   }
@@ -123,15 +130,20 @@ export class WorkflowWorkers {
   async #work(): Promise<void> {
     while (this.#running) {
       let run: WorkflowRun | undefined;
-      try {
-        run = await this.#o.store.workflowRuns.claimNext(this.workerId, this.#o.leaseMs);
-      } catch (err) {
-        this.#o.logger.error('could not look for a due workflow run', { error: messageOf(err) });
+      if (this.#backlog) {
+        try {
+          run = await this.#o.store.workflowRuns.claimNext(this.workerId, this.#o.leaseMs);
+        } catch (err) {
+          this.#o.logger.error('could not look for a due workflow run', { error: messageOf(err) });
+        }
+        // Nothing due now; runs made due elsewhere are found by the next poll.
+        if (run === undefined) this.#backlog = false;
       }
       if (run === undefined) {
         run = await new Promise<WorkflowRun | undefined>((resolve) => {
           const timer = setTimeout(() => {
             this.#wake = this.#wake.filter((w) => w !== wake);
+            this.#backlog = true;
             resolve(undefined);
           }, this.#o.pollMs);
           const wake = (handed?: WorkflowRun): void => {
@@ -210,6 +222,8 @@ export class WorkflowWorkers {
         },
         pending,
       );
+      // It may be due again at once (a retry without backoff): look before waiting.
+      this.#backlog = true;
       if (held) {
         log.info(result.approval ? 'workflow run waiting for approval' : 'workflow run waiting', {
           wake_at: wakeAt?.toISOString() ?? null,

@@ -237,6 +237,52 @@ states:
     expect(ended).toMatchObject({ status: 'completed', output: { woke: true } });
   });
 
+  it('ends a run handed to an idle worker with no look in the store after it; a run it could not be handed is found', async () => {
+    h.workflow(
+      'quick.workflow.yaml',
+      `id: quick
+start: a
+states:
+  - {id: a, type: inject, data: {ok: true}, resultPath: out, end: true}
+`,
+    );
+    await h.sync();
+    await h.workers.stop(); // only the workers under test take runs
+    // A slow poll, so only a hand-off or due() can start a run within the test.
+    const workers = h.newWorkers({ pollMs: 60_000, concurrency: 1 });
+    let claims = 0;
+    const claimNext = h.store.workflowRuns.claimNext.bind(h.store.workflowRuns);
+    h.store.workflowRuns.claimNext = (workerId, leaseMs) => {
+      if (workerId === workers.workerId) claims += 1; // not the harness's own workers
+      return claimNext(workerId, leaseMs);
+    };
+    workers.start();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(claims).toBe(1); // the look at start-up (runs left by a previous process)
+    for (let i = 0; i < 3; i++) {
+      const { run } = await startWorkflowRun(
+        { store: h.store, due: () => workers.due(), reserve: () => workers.reserve() },
+        { workflow_id: 'quick', input: {}, source: 'api' },
+      );
+      expect(run.workerId).toBe(workers.workerId); // written already held by the idle worker
+      expect((await h.waitFor(run.id)).status).toBe('completed');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    // Three runs handed over: no claim after any of them (each was a write).
+    expect(claims).toBe(1);
+    // A run written without a worker to hand it to is found at once on due().
+    const { run } = await startWorkflowRun(
+      { store: h.store, due: () => workers.due() },
+      { workflow_id: 'quick', input: {}, source: 'api' },
+    );
+    expect(run.workerId).toBeNull();
+    expect((await h.waitFor(run.id, undefined, 5_000)).status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 100));
+    // due() → a claim that takes it; after it, one more look (more may wait) that finds none.
+    expect(claims).toBe(3);
+    await workers.stop();
+  });
+
   it('fails a run whose agent step fails, naming the step, unless retry succeeds', async () => {
     h.agent('flaky');
     h.workflow(

@@ -79,6 +79,9 @@ async function liveRunOf(store: Store, key: string, now: Date): Promise<Run | un
  * Starts a run: checks the request, finds the agent, checks its model can run, and writes the
  * run (`queued`, or claimed by an idle worker here). Nothing is written when a check fails.
  * A repeat of an idempotency key within 24 hours answers the first run (`replayed`).
+ *
+ * A keyed request is written first and looked up only when its key is taken: the store
+ * refuses a second run of a key (CONFLICT), so the common case — a new key — costs no read.
  */
 export async function submitRun(
   deps: SubmitRunDeps,
@@ -91,40 +94,48 @@ export async function submitRun(
     request.idempotency_key === undefined
       ? undefined
       : storedIdempotencyKey(request.source, request.idempotency_key);
-  if (key) {
-    const live = await liveRunOf(store, key, (deps.now ?? (() => new Date()))());
-    if (live) return { run: replayOf(live, agent, request), agent, replayed: true, request };
-  }
-  deps.checkModel(agent);
-  const reservation = deps.dispatch?.reserve();
-  let run: Run;
+  const now = (): Date => (deps.now ?? (() => new Date()))();
   try {
-    run = await store.runs.create({
-      agentId: agent.id,
-      agentName: agent.name,
-      environmentId: agent.environmentId,
-      task: request.task,
-      variables: request.variables ?? {},
-      source: request.source,
-      ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
-      ...(request.trace_parent !== undefined ? { traceParent: request.trace_parent } : {}),
-      ...(key !== undefined ? { idempotencyKey: key } : {}),
-      ...(request.timeout_seconds !== undefined
-        ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
-        : {}),
-      ...(reservation ? { claimedBy: reservation.claim } : {}),
-    });
+    deps.checkModel(agent);
   } catch (err) {
-    reservation?.release();
-    // Another request with the same key won the race: answer with its run.
-    const winner =
-      key && isStoreError(err, 'CONFLICT') ? await store.runs.findByIdempotencyKey(key) : undefined;
-    if (!winner) throw err;
-    return { run: replayOf(winner, agent, request), agent, replayed: true, request };
+    // A repeat answers its first run even when the model could not start a new one now.
+    const live = key ? await liveRunOf(store, key, now()) : undefined;
+    if (live) return { run: replayOf(live, agent, request), agent, replayed: true, request };
+    throw err;
   }
-  if (reservation) run = await reservation.take(run);
-  else deps.dispatch?.queued(run);
-  return { run, agent, replayed: false, request };
+  // Twice at most: a key held by a run past its window is freed, then written again.
+  for (let attempt = 0; ; attempt++) {
+    const reservation = deps.dispatch?.reserve();
+    let run: Run;
+    try {
+      run = await store.runs.create({
+        agentId: agent.id,
+        agentName: agent.name,
+        environmentId: agent.environmentId,
+        task: request.task,
+        variables: request.variables ?? {},
+        source: request.source,
+        ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
+        ...(request.trace_parent !== undefined ? { traceParent: request.trace_parent } : {}),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
+        ...(request.timeout_seconds !== undefined
+          ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
+          : {}),
+        ...(reservation ? { claimedBy: reservation.claim } : {}),
+      });
+    } catch (err) {
+      reservation?.release();
+      if (!key || !isStoreError(err, 'CONFLICT')) throw err;
+      // The key is taken: by a run in its window (answer it), or an expired one (now freed).
+      const live = await liveRunOf(store, key, now());
+      if (live) return { run: replayOf(live, agent, request), agent, replayed: true, request };
+      if (attempt > 0) throw err;
+      continue;
+    }
+    if (reservation) run = await reservation.take(run);
+    else deps.dispatch?.queued(run);
+    return { run, agent, replayed: false, request };
+  }
 }
 
 export interface WaitOptions {

@@ -68,10 +68,15 @@ export class EnvironmentsRepository {
 
   /** The environment with this id, or undefined. */
   async get(id: number): Promise<Environment | undefined> {
-    return this.#ctx.read('get environment', async (db) => {
-      const [row] = await db.select().from(environments).where(eq(environments.id, id));
-      return row;
-    });
+    return this.#ctx.read('get environment', (db) =>
+      prepared(db, 'environments.get', (d) =>
+        d
+          .select()
+          .from(environments)
+          .where(eq(environments.id, slot('id') as unknown as number))
+          .prepare(),
+      ).get({ id }),
+    );
   }
 
   /** The environment with this name, or undefined. */

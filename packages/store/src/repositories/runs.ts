@@ -262,10 +262,15 @@ export class RunsRepository {
 
   /** The run created with this idempotency key, or undefined. */
   async findByIdempotencyKey(key: string): Promise<Run | undefined> {
-    return this.#ctx.read('find run by idempotency key', async (db) => {
-      const [row] = await db.select().from(runs).where(eq(runs.idempotencyKey, key));
-      return row;
-    });
+    return this.#ctx.read('find run by idempotency key', (db) =>
+      prepared(db, 'runs.findByIdempotencyKey', (d) =>
+        d
+          .select()
+          .from(runs)
+          .where(eq(runs.idempotencyKey, slot('key') as unknown as string))
+          .prepare(),
+      ).get({ key }),
+    );
   }
 
   /**

@@ -152,26 +152,13 @@ export class WorkflowRunsRepository {
    */
   async claimNext(workerId: string, leaseMs: number): Promise<WorkflowRun | undefined> {
     const now = this.#ctx.now();
-    return this.#ctx.write('claim a due workflow run', async (db) => {
-      const due = db
-        .select({ id: workflowRuns.id })
-        .from(workflowRuns)
-        .where(claimable(now))
-        .orderBy(asc(workflowRuns.wakeAt), asc(workflowRuns.id))
-        .limit(1);
-      const [row] = await db
-        .update(workflowRuns)
-        .set({
-          workerId,
-          leaseExpiresAt: new Date(now.getTime() + leaseMs),
-          advances: sql`${workflowRuns.advances} + 1`,
-          status: 'running',
-          startedAt: sql`COALESCE(${workflowRuns.startedAt}, ${now.getTime()})`,
-        })
-        .where(and(sql`${workflowRuns.id} = (${due})`, claimable(now)))
-        .returning();
-      return row;
-    });
+    return this.#ctx.write('claim a due workflow run', (db) =>
+      prepared(db, 'workflowRuns.claimNext', claimNextRun).get({
+        workerId,
+        now: now.getTime(),
+        leaseExpiresAt: now.getTime() + leaseMs,
+      }),
+    );
   }
 
   /** Extends the lease of a run this worker holds; false if it no longer holds it. */
@@ -321,6 +308,29 @@ function claimable(now: Date): SQL {
     lte(workflowRuns.wakeAt, now),
     or(isNull(workflowRuns.workerId), lte(workflowRuns.leaseExpiresAt, now)),
   ) as SQL;
+}
+
+/** Takes the due run first in line (see `claimNext`); slots: workerId, now, leaseExpiresAt. */
+function claimNextRun(db: LibSQLDatabase) {
+  const now = slot('now') as unknown as Date;
+  const due = db
+    .select({ id: workflowRuns.id })
+    .from(workflowRuns)
+    .where(claimable(now))
+    .orderBy(asc(workflowRuns.wakeAt), asc(workflowRuns.id))
+    .limit(1);
+  return db
+    .update(workflowRuns)
+    .set({
+      workerId: slot('workerId') as unknown as string,
+      leaseExpiresAt: slot('leaseExpiresAt') as unknown as Date,
+      advances: sql`${workflowRuns.advances} + 1`,
+      status: 'running',
+      startedAt: sql`COALESCE(${workflowRuns.startedAt}, ${slot('now')})`,
+    })
+    .where(and(sql`${workflowRuns.id} = (${due})`, claimable(now)))
+    .returning()
+    .prepare();
 }
 
 /** The run, still active and held by this worker. */
