@@ -327,7 +327,6 @@ export const workflowRuns = sqliteTable(
   },
   (t) => [
     index('workflow_runs_workflow_idx').on(t.workflowId),
-    index('workflow_runs_status_idx').on(t.status),
     index('workflow_runs_wake_idx').on(t.status, t.wakeAt),
   ],
 );
@@ -357,7 +356,6 @@ export const workflowSteps = sqliteTable(
     completedAt: ts('completed_at'),
   },
   (t) => [
-    index('workflow_steps_run_idx').on(t.workflowRunId),
     uniqueIndex('workflow_steps_attempt_unique').on(t.workflowRunId, t.path, t.attempt),
   ],
 );

@@ -128,9 +128,17 @@ export class WorkflowWorkers {
   }
 
   async #work(): Promise<void> {
+    // Who hears of the last run's end: told once this worker is idle again (or looking), so
+    // a caller that starts the next run on hearing it finds an idle worker to hand it to.
+    let tell: (() => void) | undefined;
+    const told = (): void => {
+      tell?.();
+      tell = undefined;
+    };
     while (this.#running) {
       let run: WorkflowRun | undefined;
       if (this.#backlog) {
+        told();
         try {
           run = await this.#o.store.workflowRuns.claimNext(this.workerId, this.#o.leaseMs);
         } catch (err) {
@@ -151,15 +159,20 @@ export class WorkflowWorkers {
             resolve(handed);
           };
           this.#wake.push(wake);
+          told();
         });
         if (run === undefined) continue;
       }
-      await this.advance(run);
+      tell = await this.#advance(run);
     }
+    told();
   }
 
-  /** Advances one run this worker holds, as far as it goes, and hands it back. */
-  async advance(run: WorkflowRun): Promise<void> {
+  /**
+   * Advances one run this worker holds, as far as it goes, and hands it back. Returns how to
+   * tell the run's listeners of its end, if it ended (see #work).
+   */
+  async #advance(run: WorkflowRun): Promise<(() => void) | undefined> {
     const { store, logger } = this.#o;
     const log = logger.child({ workflow_run_id: run.id, workflow: run.workflowKey });
     const controller = new AbortController();
@@ -178,12 +191,11 @@ export class WorkflowWorkers {
     renew.unref();
     try {
       if (run.timeoutAt !== null && run.timeoutAt <= (this.#o.now?.() ?? new Date())) {
-        await this.#finish(run, {
+        return await this.#finish(run, {
           kind: 'finished',
           status: 'timed_out',
           error: 'the workflow run took longer than its timeout',
         });
-        return;
       }
       const model = storedWorkflowOf(
         run.definition,
@@ -205,10 +217,7 @@ export class WorkflowWorkers {
             );
       // The last step records go with the run's end or release.
       const pending = await advance.takePending();
-      if (result.kind === 'finished') {
-        await this.#finish(run, result, pending);
-        return;
-      }
+      if (result.kind === 'finished') return await this.#finish(run, result, pending);
       let wakeAt = result.wakeAt;
       if (run.timeoutAt !== null && (wakeAt === null || run.timeoutAt < wakeAt))
         wakeAt = run.timeoutAt;
@@ -230,26 +239,30 @@ export class WorkflowWorkers {
           step: result.currentStep,
         });
       }
+      return undefined;
     } catch (err) {
       if (controller.signal.aborted) {
         log.info('workflow run advance stopped', { reason: messageOf(controller.signal.reason) });
-        return;
+        return undefined;
       }
       log.error('workflow run failed unexpectedly', { error: messageOf(err) });
-      await this.#finish(run, { kind: 'finished', status: 'failed', error: messageOf(err) }).catch(
-        () => undefined,
-      );
+      return await this.#finish(run, {
+        kind: 'finished',
+        status: 'failed',
+        error: messageOf(err),
+      }).catch(() => undefined);
     } finally {
       clearInterval(renew);
       this.#inFlight.delete(run.id);
     }
   }
 
+  /** Writes the run's end; returns how to tell its listeners (undefined if another party ended it). */
   async #finish(
     run: WorkflowRun,
     result: Extract<AdvanceResult, { kind: 'finished' }>,
     steps?: WorkflowStepChanges,
-  ): Promise<void> {
+  ): Promise<(() => void) | undefined> {
     const { store, logger } = this.#o;
     try {
       const ended = await store.workflowRuns.finish(
@@ -269,11 +282,22 @@ export class WorkflowWorkers {
       });
       if (ended.status === 'completed') logger.info('workflow run completed', fields);
       else logger.warn('workflow run ended', { ...fields, error: ended.error });
-      this.#o.onFinished?.(ended);
-      for (const listener of this.#waiters.get(run.id) ?? []) listener(ended);
+      return () => {
+        // A listener failing is its own problem, not the worker's.
+        try {
+          this.#o.onFinished?.(ended);
+          for (const listener of this.#waiters.get(run.id) ?? []) listener(ended);
+        } catch (err) {
+          logger.error('a workflow-run-finished listener failed', {
+            workflow_run_id: run.id,
+            error: messageOf(err),
+          });
+        }
+      };
     } catch (err) {
       // Cancelled (or taken over) meanwhile: whoever did that reports the end.
       if (!isStoreError(err, 'CONFLICT')) throw err;
+      return undefined;
     }
   }
 }

@@ -1,6 +1,7 @@
 // The engine with real parts (harness.ts): every state type, data flow between steps, agent
 // steps through the one run door, waits that hold no worker.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { WorkflowRun } from '@junction/store';
 import { startWorkflowRun } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
@@ -267,8 +268,24 @@ states:
       expect(run.workerId).toBe(workers.workerId); // written already held by the idle worker
       expect((await h.waitFor(run.id)).status).toBe('completed');
     }
+    // Its end is told once the worker is idle again: a run started on hearing it is handed over.
+    const chained = await new Promise<WorkflowRun>((resolve, reject) => {
+      void startWorkflowRun(
+        { store: h.store, due: () => workers.due(), reserve: () => workers.reserve() },
+        { workflow_id: 'quick', input: {}, source: 'api' },
+      ).then(({ run }) => {
+        workers.onEnd(run.id, () => {
+          startWorkflowRun(
+            { store: h.store, due: () => workers.due(), reserve: () => workers.reserve() },
+            { workflow_id: 'quick', input: {}, source: 'api' },
+          ).then(({ run: next }) => resolve(next), reject);
+        });
+      }, reject);
+    });
+    expect(chained.workerId).toBe(workers.workerId);
+    expect((await h.waitFor(chained.id)).status).toBe('completed');
     await new Promise((r) => setTimeout(r, 100));
-    // Three runs handed over: no claim after any of them (each was a write).
+    // Five runs handed over: no claim after any of them (each was a write).
     expect(claims).toBe(1);
     // A run written without a worker to hand it to is found at once on due().
     const { run } = await startWorkflowRun(
