@@ -355,9 +355,7 @@ export const workflowSteps = sqliteTable(
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
   },
-  (t) => [
-    uniqueIndex('workflow_steps_attempt_unique').on(t.workflowRunId, t.path, t.attempt),
-  ],
+  (t) => [uniqueIndex('workflow_steps_attempt_unique').on(t.workflowRunId, t.path, t.attempt)],
 );
 
 export const approvals = sqliteTable(
