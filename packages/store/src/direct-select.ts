@@ -1,4 +1,5 @@
 import { Column, is, Param, Placeholder, type Query, type SQL } from 'drizzle-orm';
+import type { Client, InValue } from '@libsql/client';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { driverValue, prepared } from './prepared.js';
 import { StoreError } from './store-error.js';
@@ -145,4 +146,44 @@ export async function runDirectFirst<Row>(
 ): Promise<Row | undefined> {
   const raw = await read.first(select.sql, argsOf(select, values));
   return raw === undefined ? undefined : decodeRow(select, raw);
+}
+
+/** One statement of a write batch: a query built once (`directSelect`) and its values. */
+export interface BatchItem {
+  select: DirectSelect<unknown>;
+  values: Record<string, unknown>;
+}
+
+/** What one statement of a write batch did: its rows (RETURNING) as driver values, and the rows it changed. */
+export interface BatchResult {
+  rows: unknown[][];
+  rowsAffected: number;
+}
+
+/**
+ * Runs statements in one transaction (`BEGIN IMMEDIATE` … `COMMIT`, all or none): the pages
+ * they change are written once, in one commit, where separate statements paid one commit
+ * each. Call it inside a write of the store's queue.
+ */
+export async function runWriteBatch(
+  db: LibSQLDatabase,
+  items: readonly BatchItem[],
+): Promise<BatchResult[]> {
+  const client = (db as LibSQLDatabase & { $client: Client }).$client;
+  const results = await client.batch(
+    items.map(({ select, values }) => ({
+      sql: select.sql,
+      args: argsOf(select, values) as InValue[],
+    })),
+    'write',
+  );
+  return results.map((result) => ({
+    rows: result.rows.map((row) => Array.prototype.slice.call(row) as unknown[]),
+    rowsAffected: result.rowsAffected,
+  }));
+}
+
+/** The rows of a batch statement, decoded as drizzle would. */
+export function decodeRows<Row>(select: DirectSelect<Row>, rows: readonly unknown[][]): Row[] {
+  return rows.map((raw) => decodeRow(select, raw));
 }

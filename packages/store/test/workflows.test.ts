@@ -165,6 +165,61 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     expect(await store.workflowRuns.claimNext('w1', 1_000)).toBeUndefined();
   });
 
+  it("writes an advance's last step records with the run's end or release, in one transaction", async () => {
+    const definition = { id: 'wf', start: 'a', states: [{ id: 'a', type: 'inject', end: true }] };
+    const run = await store.workflowRuns.create({
+      workflowKey: 'wf',
+      workflowName: 'WF',
+      definition,
+      claimedBy: { workerId: 'w1', leaseMs: 60_000 },
+    });
+    // The definition given is the run's: not read back from the row.
+    expect(run.definition).toBe(definition);
+    expect((await store.workflowRuns.get(run.id))?.definition).toEqual(definition);
+    const step = { path: 'a#1', stepName: 'a', type: 'inject', status: 'completed' as const };
+    const held = await store.workflowRuns.release(
+      run.id,
+      'w1',
+      { status: 'running', wakeAt: clock.now(), currentStep: 'a' },
+      { inserts: [step], updates: [] },
+    );
+    expect(held).toBe(true);
+    expect((await store.workflowSteps.list(run.id)).map((s) => s.path)).toEqual(['a#1']);
+    const again = await store.workflowRuns.claimNext('w2', 60_000);
+    expect(again?.currentStep).toBe('a');
+    const [recorded] = await store.workflowSteps.list(run.id);
+    const done = await store.workflowRuns.finish(
+      run.id,
+      'w2',
+      { status: 'completed', output: { ok: true } },
+      {
+        inserts: [{ path: 'b#1', stepName: 'b', type: 'transform', status: 'completed' }],
+        updates: [{ id: recorded!.id, patch: { output: { seen: 1 } } }],
+      },
+      { definition },
+    );
+    expect(done).toMatchObject({ status: 'completed', output: { ok: true }, workerId: null });
+    expect(done.definition).toBe(definition);
+    const steps = await store.workflowSteps.list(run.id);
+    expect(steps.map((s) => [s.path, s.output])).toEqual([
+      ['a#1', { seen: 1 }],
+      ['b#1', null],
+    ]);
+    // Without the definition in hand, the end reads it back.
+    const other = await store.workflowRuns.create({
+      workflowKey: 'wf',
+      workflowName: 'WF',
+      definition,
+      claimedBy: { workerId: 'w3', leaseMs: 60_000 },
+    });
+    const ended = await store.workflowRuns.finish(other.id, 'w3', { status: 'failed', error: 'x' });
+    expect(ended.definition).toEqual(definition);
+    // A release by a worker that no longer holds the run changes nothing of the run.
+    expect(
+      await store.workflowRuns.release(other.id, 'w3', { status: 'running', wakeAt: null }),
+    ).toBe(false);
+  });
+
   it('records each step attempt once, even when a resumed worker records it again', async () => {
     const run = await store.workflowRuns.create({ workflowKey: 'wf', workflowName: 'WF' });
     const first = await store.workflowSteps.start(run.id, {

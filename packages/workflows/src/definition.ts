@@ -613,12 +613,20 @@ export function parseWorkflow(source: string, file: string, fallbackId?: string)
 }
 
 const models = new Map<string, WorkflowModel>();
+/** The same models by the definition object itself: a run started here holds its workflow's. */
+const modelsByObject = new WeakMap<
+  object,
+  { fallbackId: string | undefined; model: WorkflowModel }
+>();
 
 /**
  * `workflowOf` for a stored definition, kept per definition text: a run's definition is read
- * (and its expressions parsed) once per process, not on every start or advance.
+ * (and its expressions parsed) once per process, not on every start or advance. A definition
+ * object seen before is not even turned into text again.
  */
 export function storedWorkflowOf(value: unknown, file: string, fallbackId?: string): WorkflowModel {
+  const byObject = isObject(value) ? modelsByObject.get(value) : undefined;
+  if (byObject !== undefined && byObject.fallbackId === fallbackId) return byObject.model;
   const key = `${fallbackId ?? ''}\u0000${JSON.stringify(value)}`;
   let model = models.get(key);
   if (model === undefined) {
@@ -626,6 +634,7 @@ export function storedWorkflowOf(value: unknown, file: string, fallbackId?: stri
     if (models.size >= 200) models.clear();
     models.set(key, model);
   }
+  if (isObject(value)) modelsByObject.set(value, { fallbackId, model });
   return model;
 }
 

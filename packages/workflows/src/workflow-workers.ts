@@ -274,6 +274,7 @@ export class WorkflowWorkers {
           ...(result.error !== undefined ? { error: result.error } : {}),
         },
         steps,
+        run,
       );
       const fields = { workflow_run_id: run.id, workflow: run.workflowKey, status: ended.status };
       workflowCounters(this.#o.metrics)?.runs.add(1, {

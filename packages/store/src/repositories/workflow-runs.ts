@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowRun, WorkflowRunStatus } from '../rows.js';
 import { workflowRuns } from '../schema.js';
@@ -7,7 +19,14 @@ import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
 import { prepared, slot } from '../prepared.js';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
-import { writeStepChanges, type WorkflowStepChanges } from './workflow-steps.js';
+import { stepChangeItems, type WorkflowStepChanges } from './workflow-steps.js';
+import {
+  decodeRows,
+  directSelect,
+  runDirectFirst,
+  runWriteBatch,
+  type BatchItem,
+} from '../direct-select.js';
 
 export interface WorkflowRunCreateInput {
   /** Row id of the workflow; the key and name are copied so history survives the definition. */
@@ -57,6 +76,10 @@ export const WORKFLOW_RUN_ENDED: readonly WorkflowRunStatus[] = [
 ];
 const ACTIVE: readonly WorkflowRunStatus[] = ['pending', 'running', 'waiting_approval'];
 
+const RUN_FIELDS = getTableColumns(workflowRuns);
+/** Every column but the definition: a writer that holds the definition does not read it back. */
+const { definition: _definition, ...RUN_FIELDS_BUT_DEFINITION } = RUN_FIELDS;
+
 /** Executions of workflows, each advanced by one worker at a time under a lease. */
 export class WorkflowRunsRepository {
   readonly #ctx: StoreContext;
@@ -73,8 +96,10 @@ export class WorkflowRunsRepository {
     const json = (value: unknown): string | null =>
       value === undefined || value === null ? null : JSON.stringify(value);
     return this.#ctx.write(`start workflow ${JSON.stringify(input.workflowKey)}`, async (db) => {
-      // Prepared once: the start of a workflow run is on its hot path (see bench/workflow).
-      const row = await prepared(db, 'workflowRuns.create', createRun).get({
+      // Built once: the start of a workflow run is on its hot path (see bench/workflow). The
+      // definition is not read back: the run's is the one given.
+      const insert = directSelect(db, 'workflowRuns.create', RUN_FIELDS_BUT_DEFINITION, createRun);
+      const row = await runDirectFirst(this.#ctx.rows, insert, {
         workflowId: input.workflowId ?? null,
         workflowKey: input.workflowKey,
         workflowName: input.workflowName,
@@ -92,7 +117,7 @@ export class WorkflowRunsRepository {
         createdAt: now.getTime(),
         startedAt: status === 'pending' ? null : now.getTime(),
       });
-      if (row) return row;
+      if (row) return { ...row, definition: definitionOf(input.definition) };
       const [first] = await db
         .select()
         .from(workflowRuns)
@@ -182,16 +207,30 @@ export class WorkflowRunsRepository {
   ): Promise<boolean> {
     const now = this.#ctx.now();
     return this.#ctx.write('release workflow run', async (db) => {
-      if (steps) await writeSteps(db, id, steps, now);
-      const fields: SQLiteUpdateSetSource<typeof workflowRuns> = {
+      const withStep = release.currentStep !== undefined;
+      const update = directSelect(db, `workflowRuns.release:${withStep}`, {}, (d) =>
+        d
+          .update(workflowRuns)
+          .set({
+            status: slot('status') as unknown as WorkflowRunStatus,
+            wakeAt: slot('wakeAt') as unknown as Date,
+            workerId: null,
+            leaseExpiresAt: null,
+            ...(withStep ? { currentStep: slot('currentStep') as unknown as string } : {}),
+          })
+          .where(heldSlots()),
+      );
+      const values: Record<string, unknown> = {
+        id,
+        workerId,
         status: release.status,
-        wakeAt: release.wakeAt,
-        workerId: null,
-        leaseExpiresAt: null,
+        wakeAt: release.wakeAt?.getTime() ?? null,
+        ...(withStep ? { currentStep: release.currentStep } : {}),
       };
-      if (release.currentStep !== undefined) fields.currentStep = release.currentStep;
-      const result = await db.update(workflowRuns).set(fields).where(held(id, workerId));
-      return result.rowsAffected > 0;
+      // The step records and the release: one transaction.
+      const items = [...stepItems(db, id, steps, now), { select: update, values }];
+      const results = await runWriteBatch(db, items);
+      return (results.at(-1)?.rowsAffected ?? 0) > 0;
     });
   }
 
@@ -204,19 +243,28 @@ export class WorkflowRunsRepository {
     workerId: string,
     end: { status: WorkflowRunStatus; output?: unknown; error?: string | null },
     steps?: WorkflowStepChanges,
+    known?: Pick<WorkflowRun, 'definition'>,
   ): Promise<WorkflowRun> {
     const now = this.#ctx.now();
     return this.#ctx.write(`finish workflow run ${id}`, async (db) => {
-      if (steps) await writeSteps(db, id, steps, now);
-      const row = await prepared(db, 'workflowRuns.finish', finishRun).get({
+      // A caller holding the run's definition (it never changes) does not have it read back.
+      const update = known
+        ? directSelect(db, 'workflowRuns.finish:known', RUN_FIELDS_BUT_DEFINITION, finishRun)
+        : directSelect(db, 'workflowRuns.finish', RUN_FIELDS, finishRun);
+      const values = {
         id,
         workerId,
         status: end.status,
         output: end.output === undefined || end.output === null ? null : JSON.stringify(end.output),
         error: end.error ?? null,
         completedAt: now.getTime(),
-      });
-      if (row) return row;
+      };
+      // The step records and the end: one transaction. Records are kept even when the end is
+      // refused (the run was cancelled meanwhile): they say what ran.
+      const items = [...stepItems(db, id, steps, now), { select: update, values }];
+      const results = await runWriteBatch(db, items);
+      const [row] = decodeRows(update, results.at(-1)?.rows ?? []);
+      if (row) return (known ? { ...row, definition: known.definition } : row) as WorkflowRun;
       const [current] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
       if (!current) throw notFound('workflow run', id);
       throw new StoreError(
@@ -342,15 +390,24 @@ function held(id: number, workerId: string): SQL {
   ) as SQL;
 }
 
-/** The last step records of an advance, written in the same queue slot as the run's release or end. */
-async function writeSteps(
+/** The statements of the last step records of an advance (none when there are none). */
+function stepItems(
   db: LibSQLDatabase,
   id: number,
-  steps: WorkflowStepChanges,
+  steps: WorkflowStepChanges | undefined,
   now: Date,
-): Promise<void> {
-  if (steps.inserts.length === 0 && steps.updates.length === 0) return;
-  await writeStepChanges(db, id, steps, now, { returning: false });
+): BatchItem[] {
+  if (!steps || (steps.inserts.length === 0 && steps.updates.length === 0)) return [];
+  return stepChangeItems(db, id, steps, now, false);
+}
+
+/** `held` with slots: the run `id`, still active and held by `workerId`. */
+function heldSlots(): SQL {
+  return and(
+    eq(workflowRuns.id, slot('id') as unknown as number),
+    eq(workflowRuns.workerId, slot('workerId') as unknown as string),
+    inArray(workflowRuns.status, [...ACTIVE]),
+  ) as SQL;
 }
 
 const CREATE_COLUMNS = [
@@ -372,7 +429,7 @@ const CREATE_COLUMNS = [
   'startedAt',
 ] as const;
 
-function createRun(db: LibSQLDatabase) {
+function createRun(db: LibSQLDatabase, fields: typeof RUN_FIELDS_BUT_DEFINITION) {
   return db
     .insert(workflowRuns)
     .values(
@@ -381,11 +438,18 @@ function createRun(db: LibSQLDatabase) {
       ) as unknown as typeof workflowRuns.$inferInsert,
     )
     .onConflictDoNothing({ target: workflowRuns.idempotencyKey })
-    .returning()
-    .prepare();
+    .returning(fields);
 }
 
-function finishRun(db: LibSQLDatabase) {
+/** A definition as a run record holds it (what reading it back would give: null for none). */
+function definitionOf(value: unknown): WorkflowRun['definition'] {
+  return (value ?? null) as WorkflowRun['definition'];
+}
+
+function finishRun(
+  db: LibSQLDatabase,
+  fields: typeof RUN_FIELDS | typeof RUN_FIELDS_BUT_DEFINITION,
+) {
   return db
     .update(workflowRuns)
     .set({
@@ -397,13 +461,6 @@ function finishRun(db: LibSQLDatabase) {
       leaseExpiresAt: null,
       wakeAt: null,
     })
-    .where(
-      and(
-        eq(workflowRuns.id, slot('id') as unknown as number),
-        eq(workflowRuns.workerId, slot('workerId') as unknown as string),
-        inArray(workflowRuns.status, [...ACTIVE]),
-      ),
-    )
-    .returning()
-    .prepare();
+    .where(heldSlots())
+    .returning(fields);
 }

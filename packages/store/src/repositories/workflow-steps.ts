@@ -1,10 +1,17 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowStep, WorkflowStepStatus } from '../rows.js';
 import { workflowSteps } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { prepared, slot } from '../prepared.js';
+import {
+  decodeRows,
+  directSelect,
+  runWriteBatch,
+  type BatchItem,
+  type BatchResult,
+} from '../direct-select.js';
 import { isStoreError, notFound } from '../store-error.js';
 
 export interface WorkflowStepStartInput {
@@ -117,7 +124,8 @@ export class WorkflowStepsRepository {
     if (changes.inserts.length === 0 && changes.updates.length === 0) return [];
     const now = this.#ctx.now();
     return this.#ctx.write('record workflow steps', async (db) => {
-      return writeStepChanges(db, workflowRunId, changes, now);
+      const items = stepChangeItems(db, workflowRunId, changes, now, true);
+      return insertedSteps(items, await runWriteBatch(db, items));
     });
   }
 
@@ -161,8 +169,10 @@ const INSERT_COLUMNS = [
 /** Rows per prepared insert; more are written in several. */
 const INSERT_CHUNK = 16;
 
-/** An insert of `count` attempts (skipping places already recorded), prepared once per count. */
-function insertSteps(db: LibSQLDatabase, count: number, returning: boolean) {
+const STEP_FIELDS = getTableColumns(workflowSteps);
+
+/** An insert of `count` attempts (skipping places already recorded), built once per count. */
+function insertSteps(db: LibSQLDatabase, count: number, fields: Partial<typeof STEP_FIELDS>) {
   const insert = db
     .insert(workflowSteps)
     .values(
@@ -178,66 +188,77 @@ function insertSteps(db: LibSQLDatabase, count: number, returning: boolean) {
       target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
     });
   // The last records of an advance need no rows back.
-  return returning ? insert.returning().prepare() : insert.prepare();
+  return Object.keys(fields).length > 0 ? insert.returning(fields) : insert;
+}
+
+/** A value of a step column as the driver stores it (dates as epoch ms, input/output as JSON). */
+function stepDriverValue(column: string, value: unknown): unknown {
+  if (value instanceof Date) return value.getTime();
+  if ((column === 'input' || column === 'output') && value !== null && value !== undefined) {
+    return JSON.stringify(value);
+  }
+  return value ?? null;
 }
 
 /**
- * Writes `changes` on `db` (inside a write of the queue): updates first, then the inserts in
- * as few prepared statements as their number allows. Returns the attempts inserted.
+ * The statements that write `changes` (updates first, then the inserts in as few statements as
+ * their number allows), for a write batch (`runWriteBatch`) that may end with the run's own
+ * change: all of it one transaction. With `returning`, the inserts answer their rows
+ * (`insertedSteps`).
  */
-export async function writeStepChanges(
+export function stepChangeItems(
   db: LibSQLDatabase,
   workflowRunId: number,
   changes: WorkflowStepChanges,
   now: Date,
-  options: { returning?: boolean } = {},
-): Promise<WorkflowStep[]> {
-  const returning = options.returning ?? true;
+  returning: boolean,
+): BatchItem[] {
+  const items: BatchItem[] = [];
   for (const { id, patch } of changes.updates) {
-    // Prepared once per set of changed columns (an agent step's end is always the same one).
+    // Built once per set of changed columns (an agent step's end is always the same one).
     const fields = patchFields(patch, now) as Record<string, unknown>;
     const columns = Object.keys(fields).sort();
-    const statement = prepared(db, `workflowSteps.update:${columns.join(',')}`, (d) =>
+    const select = directSelect(db, `workflowSteps.update:${columns.join(',')}`, {}, (d) =>
       d
         .update(workflowSteps)
         .set(Object.fromEntries(columns.map((c) => [c, slot(c)])))
-        .where(eq(workflowSteps.id, slot('id') as unknown as number))
-        .prepare(),
+        .where(eq(workflowSteps.id, slot('id') as unknown as number)),
     );
     const values: Record<string, unknown> = { id };
-    for (const column of columns) {
-      const value = fields[column];
-      values[column] =
-        value instanceof Date
-          ? value.getTime()
-          : column === 'output' && value !== null && value !== undefined
-            ? JSON.stringify(value)
-            : (value ?? null);
-    }
-    await statement.run(values);
+    for (const column of columns) values[column] = stepDriverValue(column, fields[column]);
+    items.push({ select, values });
   }
-  const inserted: WorkflowStep[] = [];
   for (let start = 0; start < changes.inserts.length; start += INSERT_CHUNK) {
     const chunk = changes.inserts.slice(start, start + INSERT_CHUNK);
     const values: Record<string, unknown> = {};
     chunk.forEach((input, i) => {
       const row = insertValues(workflowRunId, input, now) as Record<string, unknown>;
       for (const column of INSERT_COLUMNS) {
-        const value = row[column];
-        values[`${column}_${i}`] =
-          value instanceof Date
-            ? value.getTime()
-            : (column === 'input' || column === 'output') && value !== null && value !== undefined
-              ? JSON.stringify(value)
-              : (value ?? null);
+        values[`${column}_${i}`] = stepDriverValue(column, row[column]);
       }
     });
-    const statement = prepared(db, `workflowSteps.insert:${chunk.length}:${returning}`, (d) =>
-      insertSteps(d, chunk.length, returning),
+    const select = directSelect(
+      db,
+      `workflowSteps.insert:${chunk.length}:${returning}`,
+      returning ? STEP_FIELDS : {},
+      (d, fields) => insertSteps(d, chunk.length, fields),
     );
-    if (returning) inserted.push(...((await statement.all(values)) as WorkflowStep[]));
-    else await statement.run(values);
+    items.push({ select, values });
   }
+  return items;
+}
+
+/** The attempts the inserts among `items` wrote (with `returning`), from the batch's results. */
+export function insertedSteps(
+  items: readonly BatchItem[],
+  results: readonly BatchResult[],
+): WorkflowStep[] {
+  const inserted: WorkflowStep[] = [];
+  items.forEach((item, i) => {
+    if (item.select.keys.length > 0) {
+      inserted.push(...(decodeRows(item.select, results[i]?.rows ?? []) as WorkflowStep[]));
+    }
+  });
   return inserted;
 }
 
