@@ -15,6 +15,16 @@ export {
   MCP_CONFIG_STATUSES,
   MCP_SERVER_STATUSES,
   WORKFLOW_RUN_STATUSES,
+  SCHEDULE_KINDS,
+  SCHEDULE_ORIGINS,
+  SCHEDULE_CATCH_UPS,
+  SCHEDULE_OVERLAPS,
+  SCHEDULE_OUTCOMES,
+  type ScheduleKind,
+  type ScheduleOrigin,
+  type ScheduleCatchUp,
+  type ScheduleOverlap,
+  type ScheduleOutcome,
   WORKFLOW_STEP_STATUSES,
   APPROVAL_STATUSES,
   AUDIT_OUTCOMES,
@@ -38,6 +48,7 @@ export type {
   RunSource,
   RunStatus,
   Schedule,
+  Lease,
   Setting,
   Tool,
   Workflow,
@@ -128,10 +139,12 @@ export type {
 } from './repositories/approvals.js';
 export type {
   SchedulesRepository,
-  ScheduleInput,
+  ScheduleSpec,
+  ScheduleTarget,
   ScheduleFilter,
-  ScheduleRan,
+  ScheduleFired,
 } from './repositories/schedules.js';
+export { LeasesRepository } from './repositories/leases.js';
 export type {
   NotificationLogsRepository,
   NotificationLogInput,

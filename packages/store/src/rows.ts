@@ -10,6 +10,7 @@ import type {
   runEvents,
   runs,
   schedules,
+  leases,
   settings,
   tools,
   workflowRuns,
@@ -38,6 +39,7 @@ export type WorkflowRun = typeof workflowRuns.$inferSelect;
 export type WorkflowStep = typeof workflowSteps.$inferSelect;
 export type Approval = typeof approvals.$inferSelect;
 export type Schedule = typeof schedules.$inferSelect;
+export type Lease = typeof leases.$inferSelect;
 export type NotificationLog = typeof notificationLogs.$inferSelect;
 export type AuditLogEntry = typeof auditLog.$inferSelect;
 export type Setting = typeof settings.$inferSelect;

@@ -389,29 +389,73 @@ export const approvals = sqliteTable(
   ],
 );
 
+export const SCHEDULE_KINDS = ['agent', 'workflow'] as const;
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+/** Where a schedule came from: a file's `schedule:`/`cron` (sync keeps it), or an operator. */
+export const SCHEDULE_ORIGINS = ['file', 'operator'] as const;
+export type ScheduleOrigin = (typeof SCHEDULE_ORIGINS)[number];
+/** A fire missed while no process ran: fire once on start-up, or skip to the next time. */
+export const SCHEDULE_CATCH_UPS = ['once', 'skip'] as const;
+export type ScheduleCatchUp = (typeof SCHEDULE_CATCH_UPS)[number];
+/** A fire while the previous run still goes: skip it, or start it anyway (one waiting at most). */
+export const SCHEDULE_OVERLAPS = ['skip', 'queue'] as const;
+export type ScheduleOverlap = (typeof SCHEDULE_OVERLAPS)[number];
+/** How a schedule's last fire went. */
+export const SCHEDULE_OUTCOMES = ['started', 'skipped', 'missed', 'failed'] as const;
+export type ScheduleOutcome = (typeof SCHEDULE_OUTCOMES)[number];
+
 export const schedules = sqliteTable(
   'schedules',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: SCHEDULE_KINDS }).notNull().default('agent'),
+    /** The agent it runs (kind agent). */
     agentId: integer('agent_id')
-      .notNull()
       .unique()
       .references(() => agents.id, { onDelete: 'cascade' }),
+    /** The workflow it starts (kind workflow). */
+    workflowId: integer('workflow_id')
+      .unique()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    environmentId: integer('environment_id').references(() => environments.id, {
+      onDelete: 'cascade',
+    }),
+    /** The agent's name or the workflow's id, as lists show it. */
+    target: text('target').notNull().default(''),
     cron: text('cron').notNull(),
+    /** IANA time zone the cron is read in; null: the process's own. */
+    timezone: text('timezone'),
     enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    /** The task of an agent's run; null: the agent's default task. */
+    task: text('task'),
     variables: text('variables', { mode: 'json' })
       .$type<Record<string, string>>()
       .notNull()
       .default(sql`'{}'`),
+    /** A workflow run's input. */
+    input: text('input', { mode: 'json' }).$type<Record<string, unknown>>(),
+    origin: text('origin', { enum: SCHEDULE_ORIGINS }).notNull().default('file'),
+    catchUp: text('catch_up', { enum: SCHEDULE_CATCH_UPS }).notNull().default('once'),
+    overlap: text('overlap', { enum: SCHEDULE_OVERLAPS }).notNull().default('skip'),
     lastRunAt: ts('last_run_at'),
     nextRunAt: ts('next_run_at'),
-    leaseOwner: text('lease_owner'),
-    leaseExpiresAt: ts('lease_expires_at'),
+    lastOutcome: text('last_outcome', { enum: SCHEDULE_OUTCOMES }),
+    lastError: text('last_error'),
+    /** The run (kind agent) or workflow run (kind workflow) the last fire started. */
+    lastRunId: integer('last_run_id'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [index('schedules_due_idx').on(t.enabled, t.nextRunAt)],
 );
+
+/** Named leases: one holder at a time (the scheduler's), taken over when it runs out. */
+export const leases = sqliteTable('leases', {
+  name: text('name').primaryKey(),
+  owner: text('owner').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  acquiredAt: ts('acquired_at').notNull(),
+});
 
 export const notificationLogs = sqliteTable(
   'notification_logs',

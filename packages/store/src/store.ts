@@ -14,6 +14,7 @@ import { RunEventsRepository } from './repositories/run-events.js';
 import { RunStatsRepository } from './repositories/run-stats.js';
 import { RunsRepository } from './repositories/runs.js';
 import { SchedulesRepository } from './repositories/schedules.js';
+import { LeasesRepository } from './repositories/leases.js';
 import { SettingsRepository } from './repositories/settings.js';
 import { ToolsRepository } from './repositories/tools.js';
 import { WorkflowRunsRepository } from './repositories/workflow-runs.js';
@@ -39,6 +40,7 @@ export class Store {
   readonly workflowSteps: WorkflowStepsRepository;
   readonly approvals: ApprovalsRepository;
   readonly schedules: SchedulesRepository;
+  readonly leases: LeasesRepository;
   readonly notificationLogs: NotificationLogsRepository;
   readonly auditLog: AuditLogRepository;
   readonly settings: SettingsRepository;
@@ -106,6 +108,7 @@ export class Store {
     this.workflowSteps = new WorkflowStepsRepository(ctx);
     this.approvals = new ApprovalsRepository(ctx);
     this.schedules = new SchedulesRepository(ctx);
+    this.leases = new LeasesRepository(ctx);
     this.notificationLogs = new NotificationLogsRepository(ctx);
     this.auditLog = new AuditLogRepository(ctx);
     this.settings = new SettingsRepository(ctx);

@@ -336,55 +336,74 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     expect(await store.approvals.get('appr-slow')).toMatchObject({ status: 'timed_out' });
   });
 
-  it('claims a due schedule for one owner at a time and releases it after the run', async () => {
+  it("keeps one schedule per agent or workflow; records each fire once; sync keeps an operator's", async () => {
     const agent = await store.agents.create(environmentId, { name: 'nightly' });
     const idle = await store.agents.create(environmentId, { name: 'idle' });
-    const due = await store.schedules.upsertForAgent(agent.id, {
+    const target = { kind: 'agent' as const, id: agent.id, name: 'nightly', environmentId };
+    const due = await store.schedules.set(target, {
       cron: '0 2 * * *',
       variables: { X: '1' },
+      origin: 'file',
       nextRunAt: clock.now(),
     });
-    await store.schedules.upsertForAgent(idle.id, {
-      cron: '0 3 * * *',
-      nextRunAt: new Date(clock.now().getTime() + 3_600_000),
+    await store.schedules.set(
+      { kind: 'agent', id: idle.id, name: 'idle', environmentId },
+      { cron: '0 3 * * *', origin: 'file', nextRunAt: new Date(clock.now().getTime() + 3_600_000) },
+    );
+    expect(due).toMatchObject({
+      kind: 'agent',
+      target: 'nightly',
+      enabled: true,
+      variables: { X: '1' },
+      catchUp: 'once',
+      overlap: 'skip',
     });
-    expect(due).toMatchObject({ enabled: true, variables: { X: '1' }, leaseOwner: null });
-
-    const claimed = await store.schedules.claimDue('proc-a', 30_000);
-    expect(claimed).toMatchObject({ id: due.id, leaseOwner: 'proc-a' });
-    expect(await store.schedules.claimDue('proc-b', 30_000)).toBeUndefined();
-    await expect(
-      store.schedules.markRan(due.id, 'proc-b', { lastRunAt: clock.now(), nextRunAt: null }),
-    ).rejects.toMatchObject({ code: 'CONFLICT' });
-
+    expect((await store.schedules.due()).map((s) => s.id)).toEqual([due.id]);
+    expect(await store.schedules.countDue()).toBe(1);
+    // A fire moves the next time only from the one its firer read: recorded once.
     const next = new Date(clock.now().getTime() + 86_400_000);
-    const ran = await store.schedules.markRan(due.id, 'proc-a', {
-      lastRunAt: clock.now(),
-      nextRunAt: next,
-    });
-    expect(ran).toMatchObject({
-      lastRunAt: clock.now(),
-      nextRunAt: next,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-    });
-    expect(await store.schedules.claimDue('proc-b', 30_000)).toBeUndefined();
+    const fired = { nextRunAt: next, lastRunAt: clock.now(), lastOutcome: 'started' as const };
+    expect(await store.schedules.advance(due.id, clock.now(), { ...fired, lastRunId: 7 })).toBe(
+      true,
+    );
+    expect(await store.schedules.advance(due.id, clock.now(), fired)).toBe(false);
+    expect(await store.schedules.get(due.id)).toMatchObject({ nextRunAt: next, lastRunId: 7 });
+    expect(await store.schedules.countDue()).toBe(0);
+    // An operator's schedule is kept by a sync; a file's is replaced.
+    await store.schedules.set(target, { cron: '*/5 * * * *', origin: 'operator', nextRunAt: next });
+    const synced = await store.schedules.set(
+      target,
+      { cron: '0 2 * * *', origin: 'file', nextRunAt: next },
+      { keepOperator: true },
+    );
+    expect(synced).toMatchObject({ cron: '*/5 * * * *', origin: 'operator' });
+    // A sync drops file schedules whose block went away; operators' stay.
+    expect(await store.schedules.removeFileSchedulesExcept('agent', environmentId, [])).toBe(1);
+    expect((await store.schedules.list()).map((s) => s.target)).toEqual(['nightly']);
+    await expect(
+      store.schedules.set(
+        { kind: 'agent', id: 999, name: 'ghost', environmentId },
+        { cron: '* * * * *', origin: 'operator', nextRunAt: null },
+      ),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // Deleting the agent deletes its schedule.
+    await store.agents.delete(agent.id);
+    expect(await store.schedules.list()).toEqual([]);
+  });
 
-    // A lease left by a crashed process frees itself once it expires.
-    await store.schedules.upsertForAgent(agent.id, { cron: '0 2 * * *', nextRunAt: clock.now() });
-    expect((await store.schedules.claimDue('crashed', 30_000))?.leaseOwner).toBe('crashed');
-    clock.advance(30_000);
-    expect((await store.schedules.claimDue('proc-b', 30_000))?.leaseOwner).toBe('proc-b');
-    expect(await store.schedules.releaseLease(due.id, 'crashed')).toBe(false);
-    expect(await store.schedules.releaseLease(due.id, 'proc-b')).toBe(true);
-
-    expect((await store.schedules.list()).map((s) => s.agentId)).toEqual([agent.id, idle.id]);
-    expect(await store.schedules.getForAgent(agent.id)).toMatchObject({ id: due.id });
-    await expect(store.schedules.upsertForAgent(999, { cron: '* * * * *' })).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-    });
-    await store.agents.delete(idle.id);
-    expect(await store.schedules.getForAgent(idle.id)).toBeUndefined();
-    expect(await store.schedules.deleteForAgent(agent.id)).toBe(true);
+  it('gives a named lease to one owner at a time, taken over once it runs out', async () => {
+    expect(await store.leases.acquire('scheduler', 'proc-a', 10_000)).toBe(true);
+    expect(await store.leases.acquire('scheduler', 'proc-b', 10_000)).toBe(false);
+    clock.advance(5_000);
+    expect(await store.leases.acquire('scheduler', 'proc-a', 10_000)).toBe(true); // renewed
+    const held = await store.leases.get('scheduler');
+    expect(held).toMatchObject({ owner: 'proc-a' });
+    clock.advance(9_000);
+    expect(await store.leases.acquire('scheduler', 'proc-b', 10_000)).toBe(false);
+    clock.advance(1_001);
+    expect(await store.leases.acquire('scheduler', 'proc-b', 10_000)).toBe(true); // taken over
+    expect(await store.leases.release('scheduler', 'proc-a')).toBe(false);
+    expect(await store.leases.release('scheduler', 'proc-b')).toBe(true);
+    expect(await store.leases.acquire('scheduler', 'proc-a', 10_000)).toBe(true);
   });
 });

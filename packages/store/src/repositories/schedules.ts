@@ -1,26 +1,67 @@
-import { and, asc, eq, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Schedule } from '../rows.js';
-import { schedules } from '../schema.js';
+import {
+  schedules,
+  type ScheduleCatchUp,
+  type ScheduleKind,
+  type ScheduleOrigin,
+  type ScheduleOutcome,
+  type ScheduleOverlap,
+} from '../schema.js';
 import type { StoreContext } from '../store-context.js';
-import { isStoreError, notFound, StoreError } from '../store-error.js';
+import { isStoreError, notFound } from '../store-error.js';
 
-export interface ScheduleInput {
+/** What a file or an operator sets of a schedule (the times come from its cron, computed above). */
+export interface ScheduleSpec {
   cron: string;
+  timezone?: string | null;
   enabled?: boolean;
+  /** An agent run's task; null: the agent's default. */
+  task?: string | null;
   variables?: Record<string, string>;
-  nextRunAt?: Date | null;
+  /** A workflow run's input. */
+  input?: Record<string, unknown> | null;
+  catchUp?: ScheduleCatchUp;
+  overlap?: ScheduleOverlap;
+  origin: ScheduleOrigin;
+  /** The next fire after now by the cron; null when the schedule is disabled. */
+  nextRunAt: Date | null;
+}
+
+/** The agent or workflow a schedule fires. */
+export interface ScheduleTarget {
+  kind: ScheduleKind;
+  /** The agent's id (kind agent) or the workflow's row id (kind workflow). */
+  id: number;
+  /** The agent's name or the workflow's id, as lists show it. */
+  name: string;
+  environmentId: number;
 }
 
 export interface ScheduleFilter {
   enabled?: boolean;
+  kind?: ScheduleKind;
+  environmentId?: number;
 }
 
-export interface ScheduleRan {
-  lastRunAt: Date;
+/** What one fire did, recorded with the schedule's next time (see `advance`). */
+export interface ScheduleFired {
   nextRunAt: Date | null;
+  lastRunAt?: Date;
+  lastOutcome: ScheduleOutcome;
+  lastError?: string | null;
+  lastRunId?: number | null;
 }
 
-/** Cron schedules, one per agent, claimed with a lease so one process fires each due schedule. */
+function targetColumn(kind: ScheduleKind) {
+  return kind === 'agent' ? schedules.agentId : schedules.workflowId;
+}
+
+/**
+ * Cron schedules of agents and workflows, one per target. Which process fires them is the
+ * scheduler lease's business (`leases`); a fire is recorded with `advance`, which moves the
+ * next time only from the one the firer read, so a fire is recorded once.
+ */
 export class SchedulesRepository {
   readonly #ctx: StoreContext;
 
@@ -28,27 +69,58 @@ export class SchedulesRepository {
     this.#ctx = ctx;
   }
 
-  /** Creates or replaces the agent's schedule; NOT_FOUND if the agent does not exist. */
-  async upsertForAgent(agentId: number, input: ScheduleInput): Promise<Schedule> {
+  /**
+   * Creates or replaces the schedule of an agent or workflow. With `keepOperator` (what a sync
+   * does), a schedule an operator set is left as it is and returned. NOT_FOUND if the target
+   * does not exist.
+   */
+  async set(
+    target: ScheduleTarget,
+    spec: ScheduleSpec,
+    options: { keepOperator?: boolean } = {},
+  ): Promise<Schedule> {
     const now = this.#ctx.now();
     const values = {
-      cron: input.cron,
-      enabled: input.enabled ?? true,
-      variables: input.variables ?? {},
-      nextRunAt: input.nextRunAt ?? null,
+      kind: target.kind,
+      target: target.name,
+      environmentId: target.environmentId,
+      cron: spec.cron,
+      timezone: spec.timezone ?? null,
+      enabled: spec.enabled ?? true,
+      task: spec.task ?? null,
+      variables: spec.variables ?? {},
+      input: spec.input ?? null,
+      origin: spec.origin,
+      catchUp: spec.catchUp ?? 'once',
+      overlap: spec.overlap ?? 'skip',
+      nextRunAt: spec.nextRunAt,
       updatedAt: now,
     };
+    const column = targetColumn(target.kind);
     try {
       return await this.#ctx.write('save schedule', async (db) => {
+        const [existing] = await db.select().from(schedules).where(eq(column, target.id));
+        if (existing && options.keepOperator && existing.origin === 'operator') return existing;
+        if (existing) {
+          const [row] = await db
+            .update(schedules)
+            .set(values)
+            .where(eq(schedules.id, existing.id))
+            .returning();
+          return row as Schedule;
+        }
         const [row] = await db
           .insert(schedules)
-          .values({ agentId, createdAt: now, ...values })
-          .onConflictDoUpdate({ target: schedules.agentId, set: values })
+          .values({
+            ...values,
+            ...(target.kind === 'agent' ? { agentId: target.id } : { workflowId: target.id }),
+            createdAt: now,
+          })
           .returning();
         return row as Schedule;
       });
     } catch (err) {
-      if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound('agent', agentId);
+      if (isStoreError(err, 'INVALID_REFERENCE')) throw notFound(target.kind, target.id);
       throw err;
     }
   }
@@ -61,18 +133,25 @@ export class SchedulesRepository {
     });
   }
 
-  /** The agent's schedule, or undefined. */
-  async getForAgent(agentId: number): Promise<Schedule | undefined> {
-    return this.#ctx.read('get schedule of agent', async (db) => {
-      const [row] = await db.select().from(schedules).where(eq(schedules.agentId, agentId));
+  /** The schedule of an agent (by agent id) or workflow (by row id), or undefined. */
+  async getFor(kind: ScheduleKind, id: number): Promise<Schedule | undefined> {
+    return this.#ctx.read('get schedule of target', async (db) => {
+      const [row] = await db
+        .select()
+        .from(schedules)
+        .where(eq(targetColumn(kind), id));
       return row;
     });
   }
 
-  /** Schedules matching the filter, soonest first. */
+  /** Schedules matching the filter, soonest first (disabled ones last). */
   async list(filter: ScheduleFilter = {}): Promise<Schedule[]> {
     const where: SQL[] = [];
     if (filter.enabled !== undefined) where.push(eq(schedules.enabled, filter.enabled));
+    if (filter.kind !== undefined) where.push(eq(schedules.kind, filter.kind));
+    if (filter.environmentId !== undefined) {
+      where.push(eq(schedules.environmentId, filter.environmentId));
+    }
     return this.#ctx.read('list schedules', (db) =>
       db
         .select()
@@ -82,87 +161,111 @@ export class SchedulesRepository {
     );
   }
 
-  /**
-   * Claims the most overdue enabled schedule whose nextRunAt has come and whose lease is free or
-   * expired, for `owner` during `leaseMs`; undefined when none is due. One atomic UPDATE.
-   */
-  async claimDue(
-    owner: string,
-    leaseMs: number,
-    now: Date = this.#ctx.now(),
-  ): Promise<Schedule | undefined> {
-    return this.#ctx.write('claim a due schedule', async (db) => {
-      const due = db
-        .select({ id: schedules.id })
+  /** Enabled schedules whose next time has come, most overdue first. */
+  async due(now: Date = this.#ctx.now(), limit = 100): Promise<Schedule[]> {
+    return this.#ctx.read('list due schedules', (db) =>
+      db
+        .select()
         .from(schedules)
         .where(
           and(
             eq(schedules.enabled, true),
             isNotNull(schedules.nextRunAt),
             lte(schedules.nextRunAt, now),
-            or(isNull(schedules.leaseExpiresAt), lte(schedules.leaseExpiresAt, now)),
           ),
         )
         .orderBy(asc(schedules.nextRunAt), asc(schedules.id))
-        .limit(1);
-      const [row] = await db
-        .update(schedules)
-        .set({ leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + leaseMs) })
+        .limit(limit),
+    );
+  }
+
+  /** How many enabled schedules are due and not yet fired (`scheduler_runs_pending`). */
+  async countDue(now: Date = this.#ctx.now()): Promise<number> {
+    const [row] = await this.#ctx.read('count due schedules', (db) =>
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(schedules)
         .where(
           and(
-            sql`${schedules.id} = (${due})`,
-            or(isNull(schedules.leaseExpiresAt), lte(schedules.leaseExpiresAt, now)),
+            eq(schedules.enabled, true),
+            isNotNull(schedules.nextRunAt),
+            lte(schedules.nextRunAt, now),
           ),
-        )
-        .returning();
-      return row;
-    });
+        ),
+    );
+    return Number(row?.n ?? 0);
   }
 
-  /** Records a firing and releases the lease; CONFLICT if `owner` no longer holds it. */
-  async markRan(id: number, owner: string, ran: ScheduleRan): Promise<Schedule> {
+  /**
+   * Records a fire and the next time, only if the schedule's next time is still `expected`
+   * (the one its firer read): false when another fire (or an edit) moved it meanwhile.
+   */
+  async advance(id: number, expected: Date | null, fired: ScheduleFired): Promise<boolean> {
     const now = this.#ctx.now();
-    return this.#ctx.write('record schedule run', async (db) => {
-      const [row] = await db
-        .update(schedules)
-        .set({
-          lastRunAt: ran.lastRunAt,
-          nextRunAt: ran.nextRunAt,
-          leaseOwner: null,
-          leaseExpiresAt: null,
-          updatedAt: now,
-        })
-        .where(and(eq(schedules.id, id), eq(schedules.leaseOwner, owner)))
-        .returning();
-      if (row) return row;
-      const [current] = await db.select().from(schedules).where(eq(schedules.id, id));
-      if (!current) throw notFound('schedule', id);
-      throw new StoreError(
-        'CONFLICT',
-        `Schedule ${id} is not leased to ${JSON.stringify(owner)}; its lease expired or another process claimed it.`,
-        {
-          details: { scheduleId: id, leaseOwner: current.leaseOwner },
-        },
-      );
-    });
-  }
-
-  /** Gives the lease back without recording a run; false if `owner` did not hold it. */
-  async releaseLease(id: number, owner: string): Promise<boolean> {
-    return this.#ctx.write('release schedule lease', async (db) => {
+    return this.#ctx.write('record schedule fire', async (db) => {
       const result = await db
         .update(schedules)
-        .set({ leaseOwner: null, leaseExpiresAt: null })
-        .where(and(eq(schedules.id, id), eq(schedules.leaseOwner, owner)));
+        .set({
+          nextRunAt: fired.nextRunAt,
+          ...(fired.lastRunAt !== undefined ? { lastRunAt: fired.lastRunAt } : {}),
+          lastOutcome: fired.lastOutcome,
+          lastError: fired.lastError ?? null,
+          ...(fired.lastRunId !== undefined ? { lastRunId: fired.lastRunId } : {}),
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(schedules.id, id),
+            expected === null
+              ? sql`${schedules.nextRunAt} IS NULL`
+              : eq(schedules.nextRunAt, expected),
+          ),
+        );
       return result.rowsAffected > 0;
     });
   }
 
-  /** Deletes the agent's schedule; false if it had none. */
-  async deleteForAgent(agentId: number): Promise<boolean> {
+  /** Deletes a schedule; false if there was none. */
+  async remove(id: number): Promise<boolean> {
     return this.#ctx.write('delete schedule', async (db) => {
-      const result = await db.delete(schedules).where(eq(schedules.agentId, agentId));
+      const result = await db.delete(schedules).where(eq(schedules.id, id));
       return result.rowsAffected > 0;
     });
+  }
+
+  /**
+   * Deletes the file schedules of `kind` in an environment except those of `keep` (target ids):
+   * a sync drops the schedule of a file whose `schedule:` went away. Operator schedules stay.
+   * Returns how many went.
+   */
+  async removeFileSchedulesExcept(
+    kind: ScheduleKind,
+    environmentId: number,
+    keep: readonly number[],
+  ): Promise<number> {
+    return this.#ctx.write('delete file schedules', async (db) => {
+      const result = await db
+        .delete(schedules)
+        .where(
+          and(
+            eq(schedules.kind, kind),
+            eq(schedules.environmentId, environmentId),
+            eq(schedules.origin, 'file'),
+            keep.length > 0 ? notInArray(targetColumn(kind), [...keep]) : undefined,
+          ),
+        );
+      return result.rowsAffected;
+    });
+  }
+
+  /** The schedules of these targets (by id), for views that show them beside their agents. */
+  async listFor(kind: ScheduleKind, ids: readonly number[]): Promise<Schedule[]> {
+    if (ids.length === 0) return [];
+    return this.#ctx.read('list schedules of targets', (db) =>
+      db
+        .select()
+        .from(schedules)
+        .where(inArray(targetColumn(kind), [...ids])),
+    );
   }
 }
