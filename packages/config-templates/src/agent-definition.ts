@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS } from './cron.js';
 import { CODING_BACKENDS } from './config-schema.js';
 
 /** Model turns an agent may take when its prompt file sets no positive max_steps. */
@@ -37,6 +38,11 @@ export const agentDefinitionSchema = z.object({
       cron: z.string(),
       enabled: z.boolean(),
       variables: z.record(z.string(), z.string()),
+      /** The task of a scheduled run; default "Scheduled execution" (see the scheduler). */
+      task: z.string().optional(),
+      timezone: z.string().optional(),
+      catchUp: z.enum(SCHEDULE_CATCH_UPS).optional(),
+      overlap: z.enum(SCHEDULE_OVERLAPS).optional(),
     })
     .optional(),
   coding: z

@@ -98,3 +98,11 @@ export {
 } from './errors.js';
 export type { ConfigTemplatesErrorCode, ConfigTemplatesErrorOptions, JsonValue } from './errors.js';
 export { readYaml, type YamlProblem, type YamlResult } from './yaml-text.js';
+export {
+  cronProblem,
+  isTimeZone,
+  nextFireTime,
+  SCHEDULE_CATCH_UPS,
+  SCHEDULE_OVERLAPS,
+  type CronProblem,
+} from './cron.js';

@@ -17,6 +17,8 @@ import { CODING_BACKENDS } from './config-schema.js';
 import { PromptError, WorkspaceError, expecting } from './errors.js';
 
 // The same split dotprompt uses, so both agree on where the body starts.
+import { cronProblem, SCHEDULE_CATCH_UPS, SCHEDULE_OVERLAPS } from './cron.js';
+
 const FRONT_MATTER = /^---\s*(?:\r\n|\r|\n)([\s\S]*?)(?:\r\n|\r|\n)---\s*(?:\r\n|\r|\n)([\s\S]*)$/;
 
 const optionalText = z.string({ error: expecting('a string') }).optional();
@@ -76,9 +78,23 @@ const frontMatterSchema = z.looseObject(
           variables: z
             .record(z.string(), scalarText, { error: expecting('a map of names to values') })
             .optional(),
+          task: optionalText,
+          timezone: optionalText,
+          catch_up: z
+            .enum(SCHEDULE_CATCH_UPS, { error: expecting(SCHEDULE_CATCH_UPS.join(' or ')) })
+            .optional(),
+          overlap: z
+            .enum(SCHEDULE_OVERLAPS, { error: expecting(SCHEDULE_OVERLAPS.join(' or ')) })
+            .optional(),
         },
         { error: expecting('a map with a cron key') },
       )
+      .superRefine((schedule, ctx) => {
+        // A cron that cannot fire (or an unknown time zone) is this file's error, at sync.
+        const problem = cronProblem(schedule.cron, schedule.timezone);
+        if (problem)
+          ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+      })
       .optional(),
     coding: z
       .looseObject(
@@ -253,6 +269,10 @@ export async function parsePrompt(source: string, file: string): Promise<AgentDe
             cron: fm.schedule.cron,
             enabled: fm.schedule.enabled ?? true,
             variables: fm.schedule.variables ?? {},
+            ...(fm.schedule.task !== undefined ? { task: fm.schedule.task } : {}),
+            ...(fm.schedule.timezone !== undefined ? { timezone: fm.schedule.timezone } : {}),
+            ...(fm.schedule.catch_up !== undefined ? { catchUp: fm.schedule.catch_up } : {}),
+            ...(fm.schedule.overlap !== undefined ? { overlap: fm.schedule.overlap } : {}),
           },
     coding:
       fm.coding === undefined

@@ -207,6 +207,37 @@ describe('malformed prompt files', () => {
     expect(error.details?.path).toBe(file);
   });
 
+  it.each([
+    ['banana every tuesday', undefined, 'schedule.cron', 'has 3 fields'],
+    ['61 * * * *', undefined, 'schedule.cron', 'is not a cron expression'],
+    ['0 0 31 2 *', undefined, 'schedule.cron', 'never fires'],
+    ['0 0 9 * * * 2030', undefined, 'schedule.cron', 'has 7 fields'],
+    ['0 9 * * *', 'Mars/Olympus', 'schedule.timezone', 'is not a time zone'],
+  ])('refuses schedule cron %j (time zone %j), naming %s', async (cron, timezone, field, why) => {
+    const source = `---\nschedule:\n  cron: "${cron}"\n${timezone ? `  timezone: ${timezone}\n` : ''}---\nbody`;
+    const error = await caught(() => parsePrompt(source, file));
+    expect(error).toBeInstanceOf(PromptError);
+    expect(error.message).toContain(file);
+    expect(error.message).toContain(field);
+    expect(error.message).toContain(why);
+  });
+
+  it('reads a schedule with seconds, a time zone, a task and its policies', async () => {
+    const agent = await parsePrompt(
+      '---\nschedule:\n  cron: "*/2 * * * * *"\n  timezone: Europe/Paris\n  task: Check the queue\n  catch_up: skip\n  overlap: queue\n---\nbody',
+      file,
+    );
+    expect(agent.schedule).toEqual({
+      cron: '*/2 * * * * *',
+      enabled: true,
+      variables: {},
+      timezone: 'Europe/Paris',
+      task: 'Check the queue',
+      catchUp: 'skip',
+      overlap: 'queue',
+    });
+  });
+
   it('gives the file line of a template error', async () => {
     const error = await caught(() =>
       parsePrompt('---\nmodel: m\n---\n\n{{role "system"}}\nok\n{{#each items}}\n{{this}}\n', file),
