@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { resolvePaths, Workspace } from '@junction/config-templates';
-import { openStore, type Store } from '@junction/store';
+import { openStore, type Schedule, type Store } from '@junction/store';
 import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
 import {
   syncEnvironment,
@@ -340,5 +340,114 @@ describe('syncEnvironment', () => {
       code: 'ENVIRONMENT_NOT_FOUND',
       message: expect.stringContaining('junction env create prod'),
     });
+  });
+});
+
+describe('syncEnvironment schedules', () => {
+  // 06:00 in Chicago (CST, UTC-6): "0 9 * * *" there fires next at 15:00 UTC the same day.
+  const clock = (): Date => new Date('2025-03-01T12:00:00Z');
+
+  async function scheduleOf(name: string): Promise<Schedule | undefined> {
+    const env = await store.environments.getByName(ENV);
+    const agent = await store.agents.getByName(env!.id, name);
+    return agent ? store.schedules.getFor('agent', agent.id) : undefined;
+  }
+
+  it("stores a prompt file's schedule with its next time in its time zone", async () => {
+    writeAgent(
+      'reporter',
+      'schedule:\n  cron: "0 9 * * *"\n  timezone: America/Chicago\n  task: Daily report\n' +
+        '  variables:\n    region: eu\n  catch_up: skip\n  overlap: queue',
+    );
+    const report = await sync({ now: clock });
+    expect(report.ok).toBe(true);
+    expect(report.totals.schedules).toBe(1);
+    expect(await scheduleOf('reporter')).toMatchObject({
+      kind: 'agent',
+      target: 'reporter',
+      cron: '0 9 * * *',
+      timezone: 'America/Chicago',
+      enabled: true,
+      task: 'Daily report',
+      variables: { region: 'eu' },
+      catchUp: 'skip',
+      overlap: 'queue',
+      origin: 'file',
+      nextRunAt: new Date('2025-03-01T15:00:00Z'),
+    });
+  });
+
+  it('moves the schedule when the cron changes, and stops a disabled one', async () => {
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * * *"');
+    await sync({ now: clock });
+    const first = await scheduleOf('reporter');
+
+    writeAgent('reporter', 'schedule:\n  cron: "30 18 * * *"\n  timezone: UTC');
+    await sync({ now: clock });
+    const second = await scheduleOf('reporter');
+    expect(second).toMatchObject({ id: first!.id, cron: '30 18 * * *' });
+    expect(second!.nextRunAt).toEqual(new Date('2025-03-01T18:30:00Z'));
+
+    writeAgent('reporter', 'schedule:\n  cron: "30 18 * * *"\n  enabled: false');
+    await sync({ now: clock });
+    expect(await scheduleOf('reporter')).toMatchObject({ enabled: false, nextRunAt: null });
+  });
+
+  it('drops the file schedule when the schedule block goes away', async () => {
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * * *"');
+    writeAgent('other', 'schedule:\n  cron: "0 10 * * *"');
+    await sync({ now: clock });
+    writeAgent('reporter', 'metadata:\n  description: no longer scheduled');
+    const report = await sync({ now: clock });
+    expect(report.totals.schedules).toBe(1);
+    expect(await scheduleOf('reporter')).toBeUndefined();
+    expect(await scheduleOf('other')).toMatchObject({ cron: '0 10 * * *' });
+  });
+
+  it('leaves a schedule an operator set alone, with or without a schedule block', async () => {
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * * *"');
+    writeAgent('manual', 'metadata:\n  description: scheduled by hand');
+    await sync({ now: clock });
+    const env = await store.environments.getByName(ENV);
+    for (const name of ['reporter', 'manual']) {
+      const agent = await store.agents.getByName(env!.id, name);
+      await store.schedules.set(
+        { kind: 'agent', id: agent!.id, name, environmentId: env!.id },
+        { cron: '*/5 * * * *', origin: 'operator', nextRunAt: new Date('2025-03-01T12:05:00Z') },
+      );
+    }
+
+    writeAgent('reporter', 'schedule:\n  cron: "0 7 * * *"');
+    await sync({ now: clock });
+    for (const name of ['reporter', 'manual']) {
+      expect(await scheduleOf(name)).toMatchObject({ cron: '*/5 * * * *', origin: 'operator' });
+    }
+  });
+
+  it('fails an agent whose cron cannot fire, naming schedule.cron, and stores no schedule', async () => {
+    writeAgent('broken', 'schedule:\n  cron: "0 0 31 2 *"');
+    const report = await sync({ now: clock });
+    expect(report.ok).toBe(false);
+    const broken = report.agents.find((a) => a.name === 'broken')!;
+    expect(broken.status).toBe('error');
+    expect(broken.error).toContain('schedule.cron');
+    expect(report.totals.schedules).toBe(0);
+    expect(await store.schedules.list()).toEqual([]);
+  });
+
+  it('keeps the schedule of a stored agent whose prompt file breaks, until it is fixed', async () => {
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * * *"');
+    await sync({ now: clock });
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * *"');
+    const report = await sync({ now: clock });
+    expect(report.agents[0]!.status).toBe('error');
+    expect(await scheduleOf('reporter')).toMatchObject({ cron: '0 9 * * *', origin: 'file' });
+  });
+
+  it('--dry-run counts the schedules and writes none', async () => {
+    writeAgent('reporter', 'schedule:\n  cron: "0 9 * * *"');
+    const report = await sync({ now: clock, dryRun: true });
+    expect(report.totals.schedules).toBe(1);
+    expect(await store.schedules.list()).toEqual([]);
   });
 });

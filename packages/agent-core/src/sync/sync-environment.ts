@@ -9,6 +9,7 @@ import type {
 import {
   hashTemplate,
   isConfigTemplatesError,
+  nextFireTime,
   parseMcpTemplate,
   parsePromptFile,
   renderTemplate,
@@ -94,6 +95,8 @@ export interface SyncReport {
     tools: number;
     agents: number;
     failedAgents: number;
+    /** Agents whose prompt file declares a `schedule:` (set in the store unless a dry run). */
+    schedules: number;
   };
 }
 
@@ -451,6 +454,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
     toolIndex,
     dryRun,
     emit,
+    now,
   });
 
   if (!dryRun && env) {
@@ -479,6 +483,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
       tools: servers.reduce((n, s) => n + s.tools, 0),
       agents: agentResult.agents.length,
       failedAgents: agentResult.agents.filter((a) => a.status === 'error').length,
+      schedules: agentResult.schedules,
     },
   };
   log?.info('environment synced', {
@@ -500,11 +505,12 @@ interface SyncAgentsInput {
   toolIndex: ToolIndex;
   dryRun: boolean;
   emit: (event: SyncProgress) => void;
+  now: () => Date;
 }
 
 async function syncAgents(
   input: SyncAgentsInput,
-): Promise<{ agents: AgentReport[]; removed: string[] }> {
+): Promise<{ agents: AgentReport[]; removed: string[]; schedules: number }> {
   const { store, workspace, environment, environmentId, storedAgents, toolIndex, dryRun } = input;
   const files = await workspace.listPromptFiles(environment);
   const storedByName = new Map(storedAgents.map((a) => [a.name, a]));
@@ -616,8 +622,50 @@ async function syncAgents(
   const removed = storedAgents.filter((a) => !presentNames.has(a.name)).map((a) => a.name);
   if (!dryRun && environmentId !== undefined) {
     await store.agents.deleteExcept(environmentId, [...presentNames]);
+    // An agent that failed this sync keeps its stored row, and so its schedule, until fixed.
+    const keep = failed.flatMap((f) => storedByName.get(f.name)?.id ?? []);
+    await saveAgentSchedules(store, environmentId, defs, ids, keep, input.now());
   }
   const all = [...reports.values(), ...failed].sort((a, b) => a.name.localeCompare(b.name));
   for (const agent of all) input.emit({ type: 'agent', agent });
-  return { agents: all, removed };
+  const schedules = [...defs.values()].filter((d) => d.schedule !== undefined).length;
+  return { agents: all, removed, schedules };
+}
+
+/**
+ * Makes the file schedules of an environment's agents match their prompt files: one per
+ * `schedule:` block, none for an agent without one. Schedules an operator set stay as they are.
+ */
+async function saveAgentSchedules(
+  store: Store,
+  environmentId: number,
+  defs: Map<string, AgentDefinition>,
+  ids: Map<string, number>,
+  keep: number[],
+  now: Date,
+): Promise<void> {
+  const scheduled: number[] = [...keep];
+  for (const [name, def] of defs) {
+    const schedule = def.schedule;
+    const id = ids.get(name);
+    if (!schedule || id === undefined) continue;
+    const timezone = schedule.timezone ?? null;
+    await store.schedules.set(
+      { kind: 'agent', id, name, environmentId },
+      {
+        cron: schedule.cron,
+        timezone,
+        enabled: schedule.enabled,
+        task: schedule.task ?? null,
+        variables: schedule.variables,
+        catchUp: schedule.catchUp,
+        overlap: schedule.overlap,
+        origin: 'file',
+        nextRunAt: schedule.enabled ? nextFireTime(schedule.cron, timezone, now) : null,
+      },
+      { keepOperator: true },
+    );
+    scheduled.push(id);
+  }
+  await store.schedules.removeFileSchedulesExcept('agent', environmentId, scheduled);
 }
