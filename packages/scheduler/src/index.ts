@@ -1,0 +1,28 @@
+// Public API of @junction/scheduler: schedules of agents and workflows fired on cron by the
+// process that holds the scheduler lease, through the one run door.
+export {
+  defaultScheduledTask,
+  Scheduler,
+  SCHEDULER_LEASE,
+  type FireOutcome,
+  type SchedulerError,
+  type SchedulerOptions,
+  type SchedulerStatus,
+  type StartWorkflow,
+} from './scheduler.js';
+export {
+  findScheduleTarget,
+  getSchedule,
+  removeSchedule,
+  scheduleView,
+  setSchedule,
+  type ScheduleSettings,
+  type ScheduleTargetRef,
+  type ScheduleView,
+} from './schedules.js';
+export {
+  isScheduleError,
+  ScheduleError,
+  SCHEDULE_ERROR_CODES,
+  type ScheduleErrorCode,
+} from './errors.js';
