@@ -40,7 +40,7 @@ function scheduler(owner = 'proc-a', extra: { leaseMs?: number } = {}): Schedule
       store,
       checkModel: () => {
         if (!modelOk) {
-          throw new AgentCoreError('MODEL_KEY_MISSING', 'Set OPENAI_API_KEY to run openai models.');
+          throw new AgentCoreError('MODEL_API_KEY_MISSING', 'Set OPENAI_API_KEY to run openai models.');
         }
       },
     }),

@@ -4,7 +4,12 @@
 // `task`, `prompt`, `agentTask` or `input.task`, `operation: agent.run`, …); anything the engine
 // cannot run is a problem naming the state and the field, and all problems are reported at
 // once. Expressions are parsed here, so a syntax error is found at sync, not at run time.
-import { readYaml } from '@junction/config-templates';
+import {
+  cronProblem,
+  readYaml,
+  SCHEDULE_CATCH_UPS,
+  SCHEDULE_OVERLAPS,
+} from '@junction/config-templates';
 import { WorkflowError } from './errors.js';
 import {
   ExpressionSyntaxError,
@@ -28,6 +33,18 @@ export interface DefinitionProblem {
   state?: string;
   field: string;
   message: string;
+}
+
+/** A workflow's schedule: its `cron` start state, or its top-level `schedule:` block. */
+export interface CronTrigger {
+  cron: string;
+  /** IANA time zone the cron is read in; absent: the process's own. */
+  timezone?: string;
+  enabled: boolean;
+  /** The input of every run it starts. */
+  input: Record<string, unknown> | null;
+  catchUp?: (typeof SCHEDULE_CATCH_UPS)[number];
+  overlap?: (typeof SCHEDULE_OVERLAPS)[number];
 }
 
 /** Default time an approval waits for a decision: one hour, as the reference's. */
@@ -285,6 +302,58 @@ function approvalState(raw: Raw, base: StateBase, problems: Problems): ApprovalS
   };
 }
 
+/** `value` when it is one of `allowed`; undefined when absent, and a problem when another. */
+function choiceOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  state: string | undefined,
+  field: string,
+  problems: Problems,
+): T | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (allowed.includes(value as T)) return value as T;
+  problems.add(state, field, `must be ${allowed.join(' or ')}, got ${JSON.stringify(value)}`);
+  return undefined;
+}
+
+/**
+ * The schedule a cron state (`state` its id) or the top-level block (`prefix` "schedule.")
+ * declares, checked where it is written: a cron that fires, a known time zone, an input
+ * mapping, known catch-up and overlap policies.
+ */
+function triggerOf(
+  raw: Raw,
+  state: string | undefined,
+  prefix: string,
+  problems: Problems,
+): CronTrigger {
+  const problem = cronProblem(raw.cron, raw.timezone);
+  if (problem) problems.add(state, `${prefix}${problem.field}`, problem.message);
+  if (raw.enabled !== undefined && typeof raw.enabled !== 'boolean') {
+    problems.add(state, `${prefix}enabled`, 'must be true or false');
+  }
+  const input = raw.input ?? null;
+  if (input !== null && !isObject(input)) {
+    problems.add(state, `${prefix}input`, 'must be a mapping: the input of each run it starts');
+  }
+  const catchUp = choiceOf(
+    raw.catch_up ?? raw.catchUp,
+    SCHEDULE_CATCH_UPS,
+    state,
+    `${prefix}catch_up`,
+    problems,
+  );
+  const overlap = choiceOf(raw.overlap, SCHEDULE_OVERLAPS, state, `${prefix}overlap`, problems);
+  return {
+    cron: typeof raw.cron === 'string' ? raw.cron : '',
+    ...(typeof raw.timezone === 'string' ? { timezone: raw.timezone } : {}),
+    enabled: raw.enabled !== false,
+    input: isObject(input) ? input : null,
+    ...(catchUp !== undefined ? { catchUp } : {}),
+    ...(overlap !== undefined ? { overlap } : {}),
+  };
+}
+
 const BLOCK_TYPES = new Set(['parallel', 'foreach', 'try']);
 
 /** One state of `states[]` (or of a block), checked and normalised. */
@@ -492,17 +561,14 @@ function stateOf(
     }
     case 'cron':
     case 'schedule': {
-      const cron = raw.cron;
-      if (typeof cron !== 'string' || cron.trim() === '')
-        problems.add(id, 'cron', 'must be a cron expression such as "0 9 * * *"');
-      const timezone = raw.timezone;
+      const trigger = triggerOf(raw, id, '', problems);
       return {
         ...base,
         type: 'cron',
-        cron: typeof cron === 'string' ? cron : '',
-        ...(typeof timezone === 'string' ? { timezone } : {}),
-        enabled: raw.enabled !== false,
-        triggerInput: raw.input ?? null,
+        cron: trigger.cron,
+        ...(trigger.timezone !== undefined ? { timezone: trigger.timezone } : {}),
+        enabled: trigger.enabled,
+        triggerInput: trigger.input,
       } as State;
     }
     default:
@@ -672,13 +738,22 @@ export function workflowOf(value: unknown, file: string, fallbackId?: string): W
         : undefined;
   const graph = graphOf(value.states, start, 'states', problems, false);
   // A cron trigger as the start state is the scheduler's: a run starts at its next state.
-  if (graph) {
-    const first = graph.states.get(graph.start);
-    if (first?.type === 'cron') {
-      if (first.next === undefined) {
-        problems.add(first.id, 'next', 'a cron trigger must name the state a run starts at');
-      } else graph.start = first.next;
-    }
+  const first = graph?.states.get(graph.start);
+  if (graph && first?.type === 'cron') {
+    if (first.next === undefined) {
+      problems.add(first.id, 'next', 'a cron trigger must name the state a run starts at');
+    } else graph.start = first.next;
+  }
+  if (value.schedule !== undefined && value.schedule !== null) {
+    if (!isObject(value.schedule)) {
+      problems.add(undefined, 'schedule', 'must be a mapping such as {cron: "0 9 * * *"}');
+    } else if (first?.type === 'cron') {
+      problems.add(
+        undefined,
+        'schedule',
+        `declare the schedule once: here or in the cron start state "${first.id}", not both`,
+      );
+    } else triggerOf(value.schedule, undefined, 'schedule.', problems);
   }
   let timeoutMs: number | undefined;
   const timeouts = value.timeouts;
@@ -720,25 +795,23 @@ function invalid(file: string, problems: DefinitionProblem[]): WorkflowError {
   );
 }
 
-/** The trigger of a workflow whose first state is `cron`, for the scheduler. */
-export function cronTriggerOf(
-  value: unknown,
-): { cron: string; timezone?: string; enabled: boolean; input: unknown } | undefined {
+/**
+ * The schedule of a workflow definition, for sync and the scheduler: its `cron` start state,
+ * else its top-level `schedule:` block; undefined when it has neither. Read leniently: a
+ * definition `workflowOf` refused may still yield one.
+ */
+export function cronTriggerOf(value: unknown): CronTrigger | undefined {
   if (!isObject(value) || !Array.isArray(value.states)) return undefined;
   const startId = typeof value.start === 'string' ? value.start : undefined;
   const first = (value.states as unknown[]).find(
     (s) => isObject(s) && (startId === undefined || stateIdOf(s) === startId),
   );
-  if (
-    !isObject(first) ||
-    (first.type !== 'cron' && first.type !== 'schedule') ||
-    typeof first.cron !== 'string'
-  )
-    return undefined;
-  return {
-    cron: first.cron,
-    ...(typeof first.timezone === 'string' ? { timezone: first.timezone } : {}),
-    enabled: first.enabled !== false,
-    input: first.input ?? null,
-  };
+  const raw =
+    isObject(first) && (first.type === 'cron' || first.type === 'schedule')
+      ? first
+      : isObject(value.schedule)
+        ? value.schedule
+        : undefined;
+  if (raw === undefined || typeof raw.cron !== 'string') return undefined;
+  return triggerOf(raw, undefined, '', new Problems());
 }

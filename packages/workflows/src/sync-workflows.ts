@@ -1,12 +1,13 @@
 // `junction sync` for an environment's workflow files: each is read and checked, stored when
 // valid, and reported either way. A stored workflow whose file is gone (or no longer valid)
 // is disabled, not deleted: its runs keep their history. Files are never written or deleted.
+// A workflow's schedule (its cron start state or `schedule:` block) is stored for the scheduler.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Workspace } from '@junction/config-templates';
-import { readYaml, WORKFLOW_FILE_SUFFIXES } from '@junction/config-templates';
+import { nextFireTime, readYaml, WORKFLOW_FILE_SUFFIXES } from '@junction/config-templates';
 import type { Store } from '@junction/store';
-import { parseWorkflow } from './definition.js';
+import { cronTriggerOf, parseWorkflow, type CronTrigger } from './definition.js';
 import { isWorkflowError } from './errors.js';
 
 export interface WorkflowSyncReport {
@@ -22,6 +23,8 @@ export interface SyncWorkflowsResult {
   workflows: WorkflowSyncReport[];
   /** Stored workflows whose file is gone, now disabled. */
   disabled: string[];
+  /** Synced workflows that declare a schedule (stored for the scheduler unless a dry run). */
+  schedules: number;
 }
 
 /** The id a workflow file gets when it names none: its name without the suffix. */
@@ -31,14 +34,18 @@ export function fileStem(file: string): string {
   return suffix ? base.slice(0, -suffix.length) : base;
 }
 
+/** Stores an environment's valid workflow files, and their schedules, reporting every file. */
 export async function syncWorkflows(options: {
   workspace: Workspace;
   store: Store;
   environment: string;
   dryRun?: boolean;
+  /** The clock a schedule's next time is counted from. */
+  now?: () => Date;
 }): Promise<SyncWorkflowsResult> {
   const { workspace, store, environment } = options;
   const dryRun = options.dryRun ?? false;
+  const triggers: Array<{ id: number | undefined; workflowId: string; trigger: CronTrigger }> = [];
   const files = await workspace.listWorkflowFiles(environment);
   const env = dryRun
     ? await store.environments.getByName(environment)
@@ -85,15 +92,19 @@ export async function syncWorkflows(options: {
               before.path === file
             ? 'unchanged'
             : 'updated';
+      let id = before?.id;
       if (!dryRun && env && change !== 'unchanged') {
-        await store.workflows.upsert(env.id, {
+        const row = await store.workflows.upsert(env.id, {
           workflowId: model.id,
           name: model.name,
           definition,
           path: file,
           enabled: true,
         });
+        id = row.id;
       }
+      const trigger = cronTriggerOf(definition);
+      if (trigger) triggers.push({ id, workflowId: model.id, trigger });
       reports.push({ file, workflowId: model.id, status: 'synced', change });
     } catch (err) {
       if (!isWorkflowError(err)) throw err;
@@ -114,5 +125,30 @@ export async function syncWorkflows(options: {
       if (!dryRun) await store.workflows.setEnabled(workflow.id, false);
     }
   }
-  return { workflows: reports, disabled };
+  if (!dryRun && env) {
+    // A disabled workflow's file schedule goes with it; an operator's stays.
+    const at = (options.now ?? (() => new Date()))();
+    const scheduled: number[] = [];
+    for (const { id, workflowId, trigger } of triggers) {
+      if (id === undefined) continue;
+      const timezone = trigger.timezone ?? null;
+      await store.schedules.set(
+        { kind: 'workflow', id, name: workflowId, environmentId: env.id },
+        {
+          cron: trigger.cron,
+          timezone,
+          enabled: trigger.enabled,
+          input: trigger.input,
+          catchUp: trigger.catchUp,
+          overlap: trigger.overlap,
+          origin: 'file',
+          nextRunAt: trigger.enabled ? nextFireTime(trigger.cron, timezone, at) : null,
+        },
+        { keepOperator: true },
+      );
+      scheduled.push(id);
+    }
+    await store.schedules.removeFileSchedulesExcept('workflow', env.id, scheduled);
+  }
+  return { workflows: reports, disabled, schedules: triggers.length };
 }
