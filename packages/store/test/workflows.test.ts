@@ -369,6 +369,21 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     expect(await store.schedules.advance(due.id, clock.now(), fired)).toBe(false);
     expect(await store.schedules.get(due.id)).toMatchObject({ nextRunAt: next, lastRunId: 7 });
     expect(await store.schedules.countDue()).toBe(0);
+    // Set again with the same times (a sync), a due fire keeps its time; new times move it.
+    await store.schedules.advance(due.id, next, { nextRunAt: clock.now(), lastOutcome: 'started' });
+    const again = await store.schedules.set(target, {
+      cron: '0 2 * * *',
+      variables: { X: '2' },
+      origin: 'file',
+      nextRunAt: next,
+    });
+    expect(again).toMatchObject({ nextRunAt: clock.now(), variables: { X: '2' } });
+    const moved = await store.schedules.set(target, {
+      cron: '0 4 * * *',
+      origin: 'file',
+      nextRunAt: next,
+    });
+    expect(moved.nextRunAt).toEqual(next);
     // An operator's schedule is kept by a sync; a file's is replaced.
     await store.schedules.set(target, { cron: '*/5 * * * *', origin: 'operator', nextRunAt: next });
     const synced = await store.schedules.set(

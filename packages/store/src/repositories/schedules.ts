@@ -102,9 +102,15 @@ export class SchedulesRepository {
         const [existing] = await db.select().from(schedules).where(eq(column, target.id));
         if (existing && options.keepOperator && existing.origin === 'operator') return existing;
         if (existing) {
+          // The same times as before keep their next fire: a fire due and not yet taken (say,
+          // one missed while no scheduler ran) is not pushed past by a sync.
+          const sameTimes =
+            existing.cron === values.cron &&
+            existing.timezone === values.timezone &&
+            existing.enabled === values.enabled;
           const [row] = await db
             .update(schedules)
-            .set(values)
+            .set(sameTimes ? { ...values, nextRunAt: existing.nextRunAt } : values)
             .where(eq(schedules.id, existing.id))
             .returning();
           return row as Schedule;
