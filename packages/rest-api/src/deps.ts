@@ -4,6 +4,7 @@ import type { Store } from '@junction/store';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
+import type { Scheduler } from '@junction/scheduler';
 
 /** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
 export interface ApiKeyRing {
@@ -44,6 +45,12 @@ export interface RestDeps {
   secrets?: readonly string[];
   /** Whether this process's workers run; undefined when the process runs none (scheduler "disabled"). */
   workersRunning?: () => boolean;
+  /**
+   * This process's scheduler (`composeService`'s): /health reports its status, and the schedule
+   * routes fire a schedule now and tell it of changes. Without it /health says `disabled` and
+   * run-now is refused.
+   */
+  scheduler?: Pick<Scheduler, 'status' | 'fire' | 'changed'>;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */
   mcpServersActive?: () => number;
   /** Largest accepted request body in bytes. Default 1 MiB. */

@@ -145,11 +145,11 @@ export const environmentListSchema = z
   .describe('A page of environments, by name');
 
 /** What `scheduler` reports in /health. */
-export const SCHEDULER_STATES = ['running', 'stopped', 'disabled'] as const;
+export const SCHEDULER_STATES = ['running', 'standby', 'stopped', 'disabled'] as const;
 const scheduler = z
   .enum(SCHEDULER_STATES)
   .describe(
-    'running: this process runs workers that execute queued runs; stopped: its workers are stopped (start-up or shutdown); disabled: this process runs no workers',
+    'running: this process holds the scheduler lease and fires due schedules; standby: another process sharing the store holds it (this one takes over if it stops); stopped: not started yet, or shutting down; disabled: this process runs no scheduler (it executes no runs)',
   );
 
 const healthCommon = {

@@ -205,7 +205,7 @@ describe('database down', () => {
   let s: TestServer;
   let doc: OpenApiValidator;
   beforeAll(async () => {
-    s = await startServer({ workersRunning: () => false });
+    s = await startServer({ scheduler: 'stopped' });
     doc = await validatorFor(s);
     await s.store.close();
   });
@@ -276,7 +276,7 @@ describe('a database that does not answer', () => {
 
 describe('with workers', () => {
   it('runs a queued run: 202 queued, then the run completes and GET shows it', async () => {
-    const s = await startServer({ startWorkers: true, workersRunning: () => true });
+    const s = await startServer({ startWorkers: true, scheduler: 'started' });
     try {
       const queued = await postJson(`${s.url}/api/v1/agents/${s.seed.triage.id}/queue`, {
         task: 'Sort issue #9',

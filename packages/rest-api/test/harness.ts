@@ -14,6 +14,7 @@ import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@junction/telemetry';
 import { createWorkflowDoor, type WorkflowDoor } from '@junction/workflows';
+import { Scheduler } from '@junction/scheduler';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import express from 'express';
@@ -53,6 +54,8 @@ export interface TestServer {
   dir: string;
   /** The workflow door the router was given (with `workflows: true`). */
   workflows?: WorkflowDoor;
+  /** The scheduler the router was given (with `scheduler`). */
+  scheduler?: Scheduler;
   /** Runs in the store right now. */
   runCount(): Promise<number>;
   close(): Promise<void>;
@@ -202,7 +205,8 @@ async function seed(store: Store, clock: Clock): Promise<Seed> {
 export interface ServerOptions {
   apiKeys?: string[];
   maxBodyBytes?: number;
-  workersRunning?: () => boolean;
+  /** Give the router a real scheduler on the store: started (it takes the lease) or not yet. */
+  scheduler?: 'started' | 'stopped';
   /** Replaces the real model check (e.g. with one that fails unexpectedly). */
   checkModel?: ModelCheck;
   /** Start the queue with a worker that completes each run at once. */
@@ -243,6 +247,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const workflows = options.workflows
     ? createWorkflowDoor({ store, publicUrl: 'http://127.0.0.1:8587', now: clock.now })
     : undefined;
+  const scheduler = options.scheduler
+    ? new Scheduler({ store, runs, logger, owner: 'harness', now: clock.now })
+    : undefined;
+  if (options.scheduler === 'started') await scheduler?.start();
   const app = express();
   app.disable('x-powered-by');
   app.use(
@@ -257,7 +265,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       now: clock.now,
       keys: keyRing(options.apiKeys ?? []),
       secrets: options.apiKeys ?? [],
-      ...(options.workersRunning ? { workersRunning: options.workersRunning } : {}),
+      ...(scheduler ? { scheduler } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.healthTimeoutMs !== undefined
         ? { healthTimeoutMs: options.healthTimeoutMs }
@@ -277,8 +285,10 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     seed: seeded,
     dir,
     ...(workflows ? { workflows } : {}),
+    ...(scheduler ? { scheduler } : {}),
     runCount: () => store.runs.count(),
     async close(): Promise<void> {
+      await scheduler?.stop();
       await workers.stop({ drainMs: 1000 });
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

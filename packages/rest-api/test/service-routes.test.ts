@@ -9,13 +9,13 @@ import {
   type OpenApiValidator,
   type TestServer,
 } from './harness.js';
+import { Scheduler } from '@junction/scheduler';
+import { createNoopLogger } from '@junction/telemetry';
 
 let s: TestServer;
 let doc: OpenApiValidator;
-let workers = true;
-
 beforeAll(async () => {
-  s = await startServer({ workersRunning: () => workers });
+  s = await startServer({ scheduler: 'started' });
   doc = await validatorFor(s);
 });
 afterAll(async () => {
@@ -137,7 +137,6 @@ describe('GET /api/v1/openapi.json', () => {
 
 describe('GET /health', () => {
   it('answers healthy with version, human uptime, counts, database ok and the scheduler state', async () => {
-    workers = true;
     const answer = await call(`${s.url}/health`);
     expect(answer.status).toBe(200);
     doc.expectDocumented('get', '/health', answer);
@@ -154,12 +153,29 @@ describe('GET /health', () => {
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('reports scheduler "stopped" while the workers are stopped, still healthy', async () => {
-    workers = false;
-    const answer = await call(`${s.url}/health`);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ status: 'healthy', scheduler: 'stopped' });
-    workers = true;
+  it('reports scheduler "standby" while another process holds the lease, "stopped" once stopped, still healthy', async () => {
+    const other = await startServer({ scheduler: 'stopped' });
+    try {
+      // A second process on the same store: it stands by while the first holds the lease.
+      const second = new Scheduler({
+        store: s.store,
+        runs: { submit: () => Promise.reject(new Error('not used')) },
+        logger: createNoopLogger(),
+        owner: 'second',
+      });
+      await second.start();
+      expect(second.status()).toBe('standby');
+      await second.stop();
+      await s.scheduler?.stop();
+      const answer = await call(`${s.url}/health`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ status: 'healthy', scheduler: 'stopped' });
+      expect((await call(`${other.url}/health`)).body).toMatchObject({ scheduler: 'stopped' });
+      await s.scheduler?.start();
+      expect((await call(`${s.url}/health`)).body).toMatchObject({ scheduler: 'running' });
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -171,8 +187,8 @@ describe('GET /metrics', () => {
     const names = Object.values(METRIC_NAMES);
     expect(names).toHaveLength(14);
     for (const name of names) expect(answer.text).toContain(`# TYPE ${name} `);
-    // One queued run in the seed; one server whose last sync connected.
-    expect(answer.text).toContain('\nscheduler_runs_pending 1\n');
+    // No schedule is due (the seed has none); one server whose last sync connected.
+    expect(answer.text).toContain('\nscheduler_runs_pending 0\n');
     expect(answer.text).toContain('\nmcp_servers_active 1\n');
     expect(answer.text).toMatch(/\ndatabase_size_bytes [1-9]\d*\n/);
     expect(answer.text).toMatch(/\nstation_uptime_seconds \d+/);
@@ -182,8 +198,20 @@ describe('GET /metrics', () => {
       },
     });
 
-    await s.store.runs.create({ agentName: 'triage', task: 'more', source: 'api' });
+    // A schedule due and not yet fired counts (the scheduler here fires on its own clock).
+    await s.store.schedules.set(
+      {
+        kind: 'agent',
+        id: s.seed.triage.id,
+        name: 'triage',
+        environmentId: s.seed.triage.environmentId,
+      },
+      { cron: '0 9 * * *', origin: 'operator', nextRunAt: new Date(0) },
+    );
+    await s.scheduler?.stop();
     const again = await call(`${s.url}/metrics`);
-    expect(again.text).toContain('\nscheduler_runs_pending 2\n');
+    expect(again.text).toContain('\nscheduler_runs_pending 1\n');
+    await s.store.schedules.remove((await s.store.schedules.list())[0]!.id);
+    await s.scheduler?.start();
   });
 });

@@ -26,6 +26,9 @@ export interface SchedulerError {
   scheduleId: number;
   kind: Schedule['kind'];
   target: string;
+  /** The agent it runs (kind agent). */
+  agentId: number | null;
+  cron: string;
   error: string;
   firedAt: Date;
 }
@@ -100,12 +103,18 @@ export class Scheduler {
     return this.#status;
   }
 
-  /** Starts looking for due schedules; fires them while this process holds the lease. */
-  start(): void {
+  /**
+   * Starts looking for due schedules; fires them while this process holds the lease. Resolves
+   * once it has asked for the lease the first time (so `status()` says running or standby).
+   */
+  async start(): Promise<void> {
     if (this.#loop) return;
     this.#status = 'standby';
     this.#running = true;
-    this.#loop = this.#run();
+    let asked!: () => void;
+    const first = new Promise<void>((resolve) => (asked = resolve));
+    this.#loop = this.#run(asked);
+    await first;
   }
 
   /** Stops firing and gives the lease up at once, so another process takes over without waiting. */
@@ -128,12 +137,15 @@ export class Scheduler {
     this.#wake?.();
   }
 
-  async #run(): Promise<void> {
+  async #run(asked: () => void): Promise<void> {
     while (this.#running) {
       let sleepMs = this.#o.pollMs;
       try {
-        if (await this.#holdLease()) sleepMs = await this.tick();
+        const held = await this.#holdLease();
+        asked();
+        if (held) sleepMs = await this.tick();
       } catch (err) {
+        asked();
         this.#o.logger.error('the scheduler could not look at its schedules', {
           error: messageOf(err),
         });
@@ -256,6 +268,8 @@ export class Scheduler {
         scheduleId: schedule.id,
         kind: schedule.kind,
         target: schedule.target,
+        agentId: schedule.agentId,
+        cron: schedule.cron,
         error,
         firedAt: now,
       });

@@ -40,7 +40,10 @@ function scheduler(owner = 'proc-a', extra: { leaseMs?: number } = {}): Schedule
       store,
       checkModel: () => {
         if (!modelOk) {
-          throw new AgentCoreError('MODEL_API_KEY_MISSING', 'Set OPENAI_API_KEY to run openai models.');
+          throw new AgentCoreError(
+            'MODEL_API_KEY_MISSING',
+            'Set OPENAI_API_KEY to run openai models.',
+          );
         }
       },
     }),
@@ -217,6 +220,8 @@ describe('the scheduler', () => {
         scheduleId: schedule.id,
         kind: 'agent',
         target: 'reporter',
+        agentId: agent.id,
+        cron: '0 9 * * *',
         error: 'Set OPENAI_API_KEY to run openai models.',
         firedAt: new Date('2026-03-02T09:00:00.500Z'),
       },
@@ -234,9 +239,9 @@ describe('the scheduler', () => {
     const a = scheduler('proc-a', { leaseMs: 3000 });
     const b = scheduler('proc-b', { leaseMs: 3000 });
     await setSchedule(store, { name: 'reporter' }, { cron: '* * * * * *' }, new Date());
-    a.start();
+    await a.start();
     await new Promise((r) => setTimeout(r, 300));
-    b.start();
+    await b.start();
     await new Promise((r) => setTimeout(r, 2300));
     expect(a.status()).toBe('running');
     expect(b.status()).toBe('standby');

@@ -17,6 +17,7 @@ import {
   type Tracing,
 } from '@junction/telemetry';
 import { createNotifier, createWebhookApp, type Notifier } from '@junction/webhooks';
+import { Scheduler } from '@junction/scheduler';
 import {
   approvalRequestedPayload,
   createWorkflowDoor,
@@ -57,6 +58,8 @@ export interface Executor {
   notifier: Notifier;
   /** Advance workflow runs; their agent steps go through the run door. */
   workflowWorkers: WorkflowWorkers;
+  /** Fires due schedules while this process holds the scheduler lease. */
+  scheduler: Scheduler;
 }
 
 export interface Composition {
@@ -163,7 +166,20 @@ function buildExecutor(
     },
     onFinished: (run) => void notifier.workflowFinished(run),
   });
-  return { pool, tracing, runner, workers, notifier, workflowWorkers };
+  const scheduler = new Scheduler({
+    store,
+    runs: runDoor(workers),
+    startWorkflow: (request) => workflowDoor.start(request),
+    logger,
+    onError: (error) =>
+      void notifier.schedulerError({
+        error: error.error,
+        ...(error.kind === 'agent' ? { agent: { id: error.agentId, name: error.target } } : {}),
+        schedule: { id: error.scheduleId, cron: error.cron },
+        occurredAt: error.firedAt,
+      }),
+  });
+  return { pool, tracing, runner, workers, notifier, workflowWorkers, scheduler };
 }
 
 /** Builds a process's pieces once from its config. */
@@ -250,6 +266,7 @@ export function composeService(options: ComposeOptions): Composition {
           ...(executor
             ? {
                 workersRunning: () => started && stopped === undefined,
+                scheduler: executor.scheduler,
                 mcpServersActive: () => executor.pool.activeKeys().length,
               }
             : {}),
@@ -283,6 +300,7 @@ export function composeService(options: ComposeOptions): Composition {
       if (!executor || started) return;
       const recovered = await executor.workers.start();
       executor.workflowWorkers.start();
+      await executor.scheduler.start();
       started = true;
       logger.info('workers started', {
         worker_id: executor.workers.workerId,
@@ -296,7 +314,9 @@ export function composeService(options: ComposeOptions): Composition {
         let requeued = 0;
         if (executor) {
           if (started) {
-            // Workflow steps stop first: an agent step's run is then drained like any other.
+            // The scheduler first (its lease goes to another process at once), then workflow
+            // steps: an agent step's run is then drained like any other.
+            await executor.scheduler.stop();
             await executor.workflowWorkers.stop({ drainMs: Math.min(drainMs, 2_000) });
             ({ requeued } = await executor.workers.stop({ drainMs }));
             logger.info('workers stopped', { requeued });

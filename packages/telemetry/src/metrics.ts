@@ -140,7 +140,7 @@ const FAMILIES: readonly PrometheusFamily[] = [
   {
     name: METRIC_NAMES.SCHEDULER_RUNS_PENDING,
     type: 'gauge',
-    help: 'Runs queued and not yet started.',
+    help: 'Schedules due and not yet fired.',
   },
   { name: METRIC_NAMES.DATABASE_SIZE_BYTES, type: 'gauge', help: 'Size of the database in bytes.' },
 ];

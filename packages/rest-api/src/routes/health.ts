@@ -18,11 +18,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * reported but does not decide the status: a process whose workers stopped still serves.
  */
 export function getHealth(ctx: RouteContext): RequestHandler {
-  const { store, version, startedAt, now, workersRunning, healthTimeoutMs, logger } = ctx.deps;
+  const {
+    store,
+    version,
+    startedAt,
+    now,
+    scheduler: schedules,
+    healthTimeoutMs,
+    logger,
+  } = ctx.deps;
   return async (_req: Request, res: Response): Promise<void> => {
     const uptime = formatUptime(now().getTime() - startedAt.getTime());
-    const scheduler: SchedulerState =
-      workersRunning === undefined ? 'disabled' : workersRunning() ? 'running' : 'stopped';
+    const scheduler: SchedulerState = schedules?.status() ?? 'disabled';
     res.set('Cache-Control', 'no-store');
     try {
       const [agents, mcpServers] = await withTimeout(

@@ -5,7 +5,7 @@ import type { RouteContext } from '../route-context.js';
 
 /**
  * Points the gauges the app cannot know better than the store at it, read at scrape time:
- * `scheduler_runs_pending` (queued runs), `database_size_bytes`, and `mcp_servers_active`
+ * `scheduler_runs_pending` (schedules due and not yet fired), `database_size_bytes`, and `mcp_servers_active`
  * (deps.mcpServersActive, else the servers whose last sync connected).
  * `station_uptime_seconds` comes from the Metrics' own start time.
  */
@@ -15,7 +15,7 @@ export function wireGauges(ctx: RouteContext): void {
     'mcp_servers_active',
     mcpServersActive ?? ((): Promise<number> => store.mcpServers.count({ status: 'connected' })),
   );
-  metrics.setGaugeSource('scheduler_runs_pending', () => store.runs.count({ status: 'queued' }));
+  metrics.setGaugeSource('scheduler_runs_pending', () => store.schedules.countDue());
   metrics.setGaugeSource('database_size_bytes', () => store.sizeBytes());
 }
 
