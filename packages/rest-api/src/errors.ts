@@ -1,6 +1,7 @@
 // Errors of the REST surface and the one table that maps every error code to an HTTP status.
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
 import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
+import { isScheduleError, type ScheduleErrorCode } from '@junction/scheduler';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
 import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
@@ -52,7 +53,8 @@ export type RestAnswerCode =
   | AgentCoreErrorCode
   | StoreErrorCode
   | ConfigTemplatesErrorCode
-  | WorkflowErrorCode;
+  | WorkflowErrorCode
+  | ScheduleErrorCode;
 
 /** Every code of @junction/workflows, so a new one does not compile until it has a status. */
 const WORKFLOW_STATUS: Readonly<Record<WorkflowErrorCode, number>> = {
@@ -68,6 +70,15 @@ const WORKFLOW_STATUS: Readonly<Record<WorkflowErrorCode, number>> = {
   WORKFLOW_RUN_ENDED: 409,
   APPROVAL_DECIDED: 409,
   APPROVAL_EXPIRED: 410,
+};
+
+/** Every code of @junction/scheduler, so a new one does not compile until it has a status. */
+const SCHEDULE_STATUS: Readonly<Record<ScheduleErrorCode, number>> = {
+  SCHEDULE_INVALID: 400,
+  SCHEDULE_NOT_FOUND: 404,
+  SCHEDULE_TARGET_NOT_FOUND: 404,
+  SCHEDULE_TARGET_AMBIGUOUS: 409,
+  SCHEDULER_UNAVAILABLE: 503,
 };
 
 export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
@@ -107,6 +118,8 @@ export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
   INVALID_REFERENCE: 422,
   // @junction/workflows
   ...WORKFLOW_STATUS,
+  // @junction/scheduler
+  ...SCHEDULE_STATUS,
 };
 
 /** Store codes that mean the database cannot answer now: 503, with a message that hides internals. */
@@ -236,9 +249,10 @@ export function errorAnswer(
     const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
     return answer(status, err.code, options.clean(err.message), details);
   }
-  if (isWorkflowError(err)) {
+  if (isWorkflowError(err) || isScheduleError(err)) {
+    const status = isWorkflowError(err) ? WORKFLOW_STATUS[err.code] : SCHEDULE_STATUS[err.code];
     const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
-    return answer(WORKFLOW_STATUS[err.code], err.code, options.clean(err.message), details);
+    return answer(status, err.code, options.clean(err.message), details);
   }
   if (isAgentCoreError(err) || isConfigTemplatesError(err)) {
     if (DOMAIN_SERVER_FAULTS.has(err.code)) return INTERNAL();

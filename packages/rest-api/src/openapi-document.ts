@@ -92,7 +92,8 @@ function responses(route: RouteSpec, options: OpenApiOptions): JsonObject {
     },
     { Allow: { schema: { type: 'string' } } },
   );
-  if (route.operationId !== 'getHealth') {
+  // A route's own 503 (its refusals) already names DATABASE_UNAVAILABLE.
+  if (route.operationId !== 'getHealth' && route.responses[503] === undefined) {
     add(503, {
       description: 'DATABASE_UNAVAILABLE: the database is busy, closed or unreachable; retry',
       body: 'Error',
@@ -160,7 +161,7 @@ function description(workflows: boolean): string {
     const codes = [base, workflows ? more : ''].filter((c) => c !== '').join(', ');
     return codes === '' ? '' : `| ${status} | ${codes} |\n`;
   };
-  return `The Junction REST API (agents, runs, environments${workflows ? ', workflows, workflow runs and approvals' : ''}) with /health and /metrics.
+  return `The Junction REST API (agents, runs, environments, schedules${workflows ? ', workflows, workflow runs and approvals' : ''}) with /health and /metrics.
 
 Lists answer \`{items, total, limit, offset}\` (limit 1–1000, default 50)${workflows ? WORKFLOW_LISTS : ''}. Every error answers
 \`{"error": {"code", "message", "details"?}}\`; \`details.field\` names the parameter or body field at fault.
@@ -170,24 +171,28 @@ Lists answer \`{items, total, limit, offset}\` (limit 1–1000, default 50)${wor
 ${[
   row(
     400,
-    'INVALID_PARAMETER, INVALID_BODY, INVALID_JSON',
+    'INVALID_PARAMETER, INVALID_BODY, INVALID_JSON, SCHEDULE_INVALID',
     'WORKFLOW_INPUT_INVALID, WORKFLOW_INVALID',
   ),
   row(401, 'API_KEY_MISSING, API_KEY_INVALID (with `WWW-Authenticate: Bearer`)'),
   row(403, '', 'APPROVER_NOT_ALLOWED'),
   row(
     404,
-    'ROUTE_NOT_FOUND, AGENT_NOT_FOUND, RUN_NOT_FOUND, ENVIRONMENT_NOT_FOUND',
+    'ROUTE_NOT_FOUND, AGENT_NOT_FOUND, RUN_NOT_FOUND, ENVIRONMENT_NOT_FOUND, SCHEDULE_NOT_FOUND, SCHEDULE_TARGET_NOT_FOUND',
     'WORKFLOW_NOT_FOUND, WORKFLOW_RUN_NOT_FOUND, APPROVAL_NOT_FOUND',
   ),
   row(405, 'METHOD_NOT_ALLOWED (with `Allow`)'),
-  row(409, '', 'WORKFLOW_AMBIGUOUS, WORKFLOW_DISABLED, WORKFLOW_RUN_ENDED, APPROVAL_DECIDED'),
+  row(
+    409,
+    'SCHEDULE_TARGET_AMBIGUOUS',
+    'WORKFLOW_AMBIGUOUS, WORKFLOW_DISABLED, WORKFLOW_RUN_ENDED, APPROVAL_DECIDED',
+  ),
   row(410, '', 'APPROVAL_EXPIRED'),
   row(413, 'PAYLOAD_TOO_LARGE'),
   row(415, 'UNSUPPORTED_MEDIA_TYPE'),
   row(422, CODES_422),
   row(500, 'INTERNAL_ERROR'),
-  row(503, 'DATABASE_UNAVAILABLE'),
+  row(503, 'DATABASE_UNAVAILABLE, SCHEDULER_UNAVAILABLE'),
 ].join('')}
 Authentication: when API keys are configured (\`api.keys\` in config.yaml, \`JUNCTION_API_KEY\`), every
 route except /health needs \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.`;
@@ -223,6 +228,7 @@ export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
             { name: 'approvals', description: 'Human approvals of workflow runs' },
           ]
         : []),
+      { name: 'schedules', description: 'Schedules of agents and workflows' },
       { name: 'service', description: 'Health, metrics and this document' },
     ],
     ...(options.authRequired ? { security: [{ bearerAuth: [] }, { apiKeyHeader: [] }] } : {}),

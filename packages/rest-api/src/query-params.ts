@@ -15,6 +15,7 @@ import {
   APPROVAL_STATUSES,
   RUN_SOURCES,
   RUN_STATUSES,
+  SCHEDULE_KINDS,
   WORKFLOW_RUN_STATUSES,
   type RunStatusFilter,
   type WorkflowRunStatus,
@@ -164,14 +165,19 @@ export const RUN_LIST_PARAMS = {
   ...PAGE_PARAMS,
 } satisfies QueryParams;
 
-export const RUN_DETAIL_PARAMS = {
-  verbose: {
-    description: 'true to include the run events with their payloads',
+/** A true/false query parameter (`1` and `0` are accepted too). */
+const flag = (description: string) =>
+  ({
+    description,
     schema: z
       .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-      .transform((text) => text === 'true' || text === '1')
-      .default(false),
-  },
+      .transform((text) => text === 'true' || text === '1'),
+  }) satisfies QueryParam;
+
+const verbose = flag('true to include the run events with their payloads');
+
+export const RUN_DETAIL_PARAMS = {
+  verbose: { ...verbose, schema: verbose.schema.default(false) },
 } satisfies QueryParams;
 
 export const NO_PARAMS = {} satisfies QueryParams;
@@ -218,6 +224,20 @@ export const APPROVAL_LIST_PARAMS = {
       .optional(),
   },
   workflow_run_id: integer('Only approvals of this workflow run', 1),
+  ...PAGE_PARAMS,
+} satisfies QueryParams;
+
+const enabled = flag('Only enabled (true) or only disabled (false) schedules');
+
+export const SCHEDULE_LIST_PARAMS = {
+  kind: {
+    description: `Only schedules of this kind: ${SCHEDULE_KINDS.join(', ')}`,
+    schema: z
+      .enum(SCHEDULE_KINDS, { error: `must be one of ${SCHEDULE_KINDS.join(', ')}` })
+      .optional(),
+  },
+  ...ENVIRONMENT_PARAMS,
+  enabled: { ...enabled, schema: enabled.schema.optional() },
   ...PAGE_PARAMS,
 } satisfies QueryParams;
 

@@ -20,6 +20,13 @@ import { getHealth } from './routes/health.js';
 import { getMetrics, wireGauges } from './routes/metrics.js';
 import { getOpenApiDocument } from './routes/openapi.js';
 import { getRun, listRuns } from './routes/runs.js';
+import {
+  getSchedule,
+  listSchedules,
+  removeSchedule,
+  runSchedule,
+  setSchedule,
+} from './routes/schedules.js';
 import { decideApproval, getApproval, listApprovals } from './routes/workflow-approvals.js';
 import {
   cancelWorkflowRun,
@@ -60,6 +67,11 @@ const HANDLERS: Record<OperationId, HandlerFactory> = {
     ...optionalJsonBody(ctx.deps.maxBodyBytes),
     decideApproval(ctx, 'rejected'),
   ],
+  listSchedules: (ctx) => [listSchedules(ctx)],
+  setSchedule: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), setSchedule(ctx)],
+  getSchedule: (ctx) => [getSchedule(ctx)],
+  removeSchedule: (ctx) => [removeSchedule(ctx)],
+  runSchedule: (ctx) => [runSchedule(ctx)],
 };
 
 /** Answers methods a path does not have: 405 with Allow; OPTIONS gets 204 with Allow. */
@@ -86,7 +98,8 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
 /**
  * Builds the REST API of spec §4.3 / §4.4 / §6.4 as a Router: `/api/v1/agents`,
  * `/api/v1/agents/:agent_id`, `POST /api/v1/agents/:agent_id/queue`, `/api/v1/runs` (GET and POST),
- * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/openapi.json`, `/health`, `/metrics`;
+ * `/api/v1/runs/:run_id`, `/api/v1/environments`, `/api/v1/schedules…`, `/api/v1/openapi.json`,
+ * `/health`, `/metrics`;
  * with `deps.workflows`, also `/api/v1/workflows…`, `/api/v1/workflow-runs…` and
  * `/api/v1/workflow-approvals…` (without it those are not mounted: 404 ROUTE_NOT_FOUND).
  * It ends with a JSON 404 and a JSON error handler, so mount it last (or alone) on its

@@ -9,6 +9,7 @@ import {
   pathKeySchema,
   RUN_DETAIL_PARAMS,
   RUN_LIST_PARAMS,
+  SCHEDULE_LIST_PARAMS,
   WORKFLOW_DETAIL_PARAMS,
   WORKFLOW_LIST_PARAMS,
   WORKFLOW_RUN_LIST_PARAMS,
@@ -18,6 +19,7 @@ import {
   approveRequestSchema,
   queueRequestSchema,
   rejectRequestSchema,
+  setScheduleRequestSchema,
   startWorkflowRunRequestSchema,
   submitRunRequestSchema,
   submitWorkflowRunRequestSchema,
@@ -45,12 +47,12 @@ export interface PathParam {
 
 export interface RouteSpec {
   operationId: OperationId;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** Express path; `:name` segments are path parameters. */
   path: string;
   summary: string;
   description: string;
-  tag: 'agents' | 'runs' | 'environments' | 'workflows' | 'approvals' | 'service';
+  tag: 'agents' | 'runs' | 'environments' | 'workflows' | 'approvals' | 'schedules' | 'service';
   /** False only for /health: answered without an API key. */
   auth: boolean;
   query: QueryParams;
@@ -85,7 +87,12 @@ export type OperationId =
   | 'listApprovals'
   | 'getApproval'
   | 'approveApproval'
-  | 'rejectApproval';
+  | 'rejectApproval'
+  | 'listSchedules'
+  | 'setSchedule'
+  | 'getSchedule'
+  | 'removeSchedule'
+  | 'runSchedule';
 
 const badParams = (what: string): ResponseSpec => ({
   description: `INVALID_PARAMETER: ${what}; details.field names the parameter`,
@@ -175,6 +182,17 @@ const startRefusals = (what: string): Record<number, ResponseSpec> => ({
   413: tooLarge,
   415: notJson,
 });
+
+const scheduleParam = { name: 'schedule_id', description: 'The schedule id' };
+
+const badScheduleId = badParams(
+  'schedule_id is not a positive whole number, or a query parameter was given',
+);
+
+const scheduleNotFound: ResponseSpec = {
+  description: 'SCHEDULE_NOT_FOUND: no schedule has this id',
+  body: 'Error',
+};
 
 /** The refusals of a decision on an approval. */
 const decisionRefusals = (field: string): Record<number, ResponseSpec> => ({
@@ -546,6 +564,125 @@ export const ROUTES: readonly RouteSpec[] = [
     requestBody: rejectRequestSchema,
     bodyOptional: true,
     responses: decisionRefusals('reason'),
+  },
+  {
+    operationId: 'listSchedules',
+    method: 'get',
+    path: '/api/v1/schedules',
+    summary: 'List schedules',
+    description:
+      'Schedules of agents and workflows (from their files and set by operators), soonest next fire first, disabled ones last.',
+    tag: 'schedules',
+    auth: true,
+    query: SCHEDULE_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'A page of schedules', body: 'ScheduleList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+      404: envNotFound,
+    },
+  },
+  {
+    operationId: 'setSchedule',
+    method: 'post',
+    path: '/api/v1/schedules',
+    summary: 'Set the schedule of an agent or workflow',
+    description:
+      "Creates or replaces the one schedule of an agent (by name or agent_id) or a workflow (by name, its id in the file), as an operator: a later sync keeps it. The cron and time zone are checked as a file's are. The schedule fires in whichever process holds the scheduler lease. Nothing is written when the answer is an error.",
+    tag: 'schedules',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [],
+    requestBody: setScheduleRequestSchema,
+    responses: {
+      200: {
+        description: 'The schedule, replacing the one the agent or workflow had',
+        body: 'Schedule',
+        location: 'The schedule: /api/v1/schedules/{schedule_id}',
+      },
+      201: {
+        description: 'The schedule, new',
+        body: 'Schedule',
+        location: 'The schedule: /api/v1/schedules/{schedule_id}',
+      },
+      400: {
+        description:
+          'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown, or agent_id is sent with name or environment (details.field names it); SCHEDULE_INVALID: the cron, time zone or a field that does not fit the kind (input for an agent, task or variables for a workflow), or no agent or workflow named (details.field names it)',
+        body: 'Error',
+      },
+      404: {
+        description:
+          'SCHEDULE_TARGET_NOT_FOUND: no agent has this id, no agent or workflow has this name in the environment, or no environment has that name',
+        body: 'Error',
+      },
+      409: {
+        description:
+          'SCHEDULE_TARGET_AMBIGUOUS: the name is both an agent and a workflow in the environment; send kind',
+        body: 'Error',
+      },
+      413: tooLarge,
+      415: notJson,
+    },
+  },
+  {
+    operationId: 'getSchedule',
+    method: 'get',
+    path: '/api/v1/schedules/:schedule_id',
+    summary: 'Get a schedule',
+    description: 'One schedule with its next fire and how its last fire went.',
+    tag: 'schedules',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [scheduleParam],
+    responses: {
+      200: { description: 'The schedule', body: 'Schedule' },
+      400: badScheduleId,
+      404: scheduleNotFound,
+    },
+  },
+  {
+    operationId: 'removeSchedule',
+    method: 'delete',
+    path: '/api/v1/schedules/:schedule_id',
+    summary: 'Remove a schedule',
+    description:
+      'Removes the schedule and answers it as it was. A schedule from a file comes back at the next sync while the file still has it: remove it from the file, or set enabled false.',
+    tag: 'schedules',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [scheduleParam],
+    responses: {
+      200: { description: 'The schedule removed', body: 'Schedule' },
+      400: badScheduleId,
+      404: scheduleNotFound,
+    },
+  },
+  {
+    operationId: 'runSchedule',
+    method: 'post',
+    path: '/api/v1/schedules/:schedule_id/run',
+    summary: 'Fire a schedule now',
+    description:
+      'Fires the schedule at once (a disabled one too), as its due time would: a run with source cron_scheduler, its task and variables (or its workflow input); its overlap policy applies. Its next fire stays. Answers 202 with how the fire went whatever the outcome: a run was started (run_id; the Location header) or not (error says why). Needs a process that runs the scheduler. Takes no body (one sent is not read).',
+    tag: 'schedules',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [scheduleParam],
+    responses: {
+      202: {
+        description: 'The fire: outcome, the run it started, the schedule after it',
+        body: 'ScheduleRunAnswer',
+        location:
+          'The run it started: /api/v1/runs/{run_id} (agent) or /api/v1/workflow-runs/{workflow_run_id} (workflow)',
+      },
+      400: badScheduleId,
+      404: scheduleNotFound,
+      503: {
+        description:
+          'SCHEDULER_UNAVAILABLE: this process runs no scheduler (it executes no runs); DATABASE_UNAVAILABLE',
+        body: 'Error',
+      },
+    },
   },
   {
     operationId: 'getOpenApiDocument',

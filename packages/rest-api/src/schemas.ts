@@ -1,15 +1,21 @@
 // The request and response bodies of the REST API as zod schemas: the handlers' types are
 // inferred from them and the OpenAPI document is generated from them, so neither can drift.
 import { hasControlCharacter } from '@junction/config-templates';
+import type { FireOutcome, ScheduleView } from '@junction/scheduler';
 import {
   APPROVAL_STATUSES,
   RUN_SOURCES,
   RUN_STATUSES,
+  SCHEDULE_CATCH_UPS,
+  SCHEDULE_KINDS,
+  SCHEDULE_ORIGINS,
+  SCHEDULE_OUTCOMES,
+  SCHEDULE_OVERLAPS,
   WORKFLOW_RUN_STATUSES,
   WORKFLOW_STEP_STATUSES,
 } from '@junction/store';
 import { z } from 'zod';
-import { runRequestFields } from '@junction/agent-core/runs';
+import { refusingReservedKeys, runRequestFields } from '@junction/agent-core/runs';
 import { MAX_INPUT_DEPTH } from '@junction/workflows';
 
 const id = z.int().min(1);
@@ -403,6 +409,156 @@ export const rejectRequestSchema = z
   })
   .describe('A rejection');
 
+// ---- schedules ----
+
+/** A schedule: @junction/scheduler's `scheduleView`, the one view every surface answers with. */
+export const scheduleSchema = z
+  .object({
+    id,
+    kind: z.enum(SCHEDULE_KINDS).describe('What it fires: an agent run or a workflow run'),
+    target: z.string().describe("The agent's name or the workflow's id in its file"),
+    agent_id: z.int().nullable().describe('The agent it runs (kind agent)'),
+    workflow_id: z.int().nullable().describe('The row id of the workflow it runs (kind workflow)'),
+    environment_id: z.int().nullable(),
+    cron: z.string().describe('5 fields (minute hour day month weekday), or 6 with seconds first'),
+    timezone: z
+      .string()
+      .nullable()
+      .describe('IANA time zone of the cron; null: the time zone of the process that fires it'),
+    enabled: z.boolean(),
+    task: z.string().nullable().describe("The agent run's task; null: the scheduler's default"),
+    variables: z
+      .record(z.string(), z.string())
+      .describe('Variables of each agent run (values of secret-looking names redacted)'),
+    input: z
+      .record(z.string(), json)
+      .nullable()
+      .describe('Input of each workflow run (secret-looking keys redacted)'),
+    origin: z
+      .enum(SCHEDULE_ORIGINS)
+      .describe('file: from the agent or workflow file; operator: set here, kept by sync'),
+    catch_up: z
+      .enum(SCHEDULE_CATCH_UPS)
+      .describe('A fire missed while no scheduler ran: once (fire it once) or skip'),
+    overlap: z
+      .enum(SCHEDULE_OVERLAPS)
+      .describe('A fire while the previous run still runs: skip, or queue another run'),
+    next_run_at: timestamp.nullable().describe('The next fire; null when disabled'),
+    last_run_at: timestamp.nullable(),
+    last_outcome: z.enum(SCHEDULE_OUTCOMES).nullable(),
+    last_error: z.string().nullable(),
+    last_run_id: z.int().nullable().describe('The run (or workflow run) the last fire started'),
+  })
+  .describe('A schedule of an agent or workflow');
+
+export const scheduleListSchema = z
+  .object({ items: z.array(scheduleSchema), ...page })
+  .describe('A page of schedules, soonest next fire first (disabled ones last)');
+
+export const scheduleRunAnswerSchema = z
+  .object({
+    schedule: scheduleSchema,
+    outcome: z
+      .enum(SCHEDULE_OUTCOMES)
+      .describe(
+        'started: its run was started; skipped: its previous run is still going (overlap skip); failed: the run could not start (error says why)',
+      ),
+    run_id: z
+      .int()
+      .min(1)
+      .optional()
+      .describe('The run (agent) or workflow run (workflow) it started'),
+    error: z.string().optional().describe('Why it did not start a run'),
+  })
+  .describe('A schedule fired now');
+
+const scheduleText = (field: string, what: string, max: number): z.ZodString =>
+  z
+    .string({ error: `${field} must be a string: ${what}` })
+    .max(max, { error: `${field} must be at most ${max} characters` })
+    .refine((text) => !hasControlCharacter(text), {
+      error: `${field} must not contain control characters`,
+    });
+
+/** The body of `POST /api/v1/schedules`: what to schedule, and when. */
+export const setScheduleRequestSchema = z
+  .strictObject({
+    kind: z
+      .enum(SCHEDULE_KINDS, { error: `kind must be one of ${SCHEDULE_KINDS.join(', ')}` })
+      .optional()
+      .describe(
+        'agent or workflow; without it, a name that is both an agent and a workflow is refused (409)',
+      ),
+    name: scheduleText('name', "the agent's name or the workflow's id", 200)
+      .optional()
+      .describe(
+        'The agent (by name) or workflow (by the id in its file) to schedule, in `environment`',
+      ),
+    agent_id: runRequestFields.agent_id
+      .optional()
+      .describe('The agent to schedule, by id (instead of name)'),
+    environment: runRequestFields.environment
+      .optional()
+      .describe('Environment of `name` (default "default")'),
+    cron: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined
+            ? 'cron is required: a cron expression such as "0 9 * * 1-5"'
+            : 'cron must be a string: a cron expression such as "0 9 * * 1-5"',
+      })
+      .max(200, { error: 'cron must be at most 200 characters' })
+      .describe('5 fields (minute hour day month weekday), or 6 with seconds first'),
+    timezone: scheduleText('timezone', 'an IANA time zone such as "Europe/Paris"', 100)
+      .optional()
+      .describe('IANA time zone of the cron (default: the time zone of the process that fires it)'),
+    enabled: z
+      .boolean({ error: 'enabled must be true or false' })
+      .optional()
+      .describe('false: stored, but it does not fire (default true)'),
+    task: runRequestFields.task
+      .optional()
+      .describe("Agents: the task of each run (default: the scheduler's, from the description)"),
+    variables: runRequestFields.variables
+      .optional()
+      .describe('Agents: values for the prompt template variables of each run'),
+    input: refusingReservedKeys(
+      'input',
+      'field',
+      z.record(z.string(), json, {
+        error: 'input must be a JSON object, such as {"ticket": "T-1"}',
+      }),
+    )
+      .optional()
+      .describe('Workflows: the input of each run (checked against its inputSchema when it fires)'),
+    catch_up: z
+      .enum(SCHEDULE_CATCH_UPS, {
+        error: `catch_up must be one of ${SCHEDULE_CATCH_UPS.join(', ')}`,
+      })
+      .optional()
+      .describe('A fire missed while no scheduler ran: once (default) or skip'),
+    overlap: z
+      .enum(SCHEDULE_OVERLAPS, { error: `overlap must be one of ${SCHEDULE_OVERLAPS.join(', ')}` })
+      .optional()
+      .describe('A fire while the previous run still runs: skip (default) or queue'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.agent_id === undefined) return;
+    // An id names one agent: a name, environment or workflow kind beside it could only disagree.
+    const beside = (['name', 'environment'] as const).find((key) => body[key] !== undefined);
+    if (beside !== undefined || body.kind === 'workflow') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agent_id'],
+        message:
+          beside !== undefined
+            ? `agent_id names one agent: leave out ${beside}, or send name (and environment) without agent_id`
+            : 'agent_id names an agent: a workflow schedule takes name (the workflow id) and kind "workflow"',
+      });
+    }
+  })
+  .describe('A schedule of an agent (name or agent_id) or a workflow (name), set by an operator');
+
 export type ErrorResponse = z.infer<typeof errorSchema>;
 export type AgentBody = z.infer<typeof agentSchema>;
 export type AgentListBody = z.infer<typeof agentListSchema>;
@@ -433,6 +589,17 @@ export type StartWorkflowRunRequest = z.infer<typeof startWorkflowRunRequestSche
 export type SubmitWorkflowRunRequest = z.infer<typeof submitWorkflowRunRequestSchema>;
 export type ApproveRequest = z.infer<typeof approveRequestSchema>;
 export type RejectRequest = z.infer<typeof rejectRequestSchema>;
+export type ScheduleBody = z.infer<typeof scheduleSchema>;
+export type ScheduleListBody = z.infer<typeof scheduleListSchema>;
+export type ScheduleRunAnswerBody = z.infer<typeof scheduleRunAnswerSchema>;
+export type SetScheduleRequest = z.infer<typeof setScheduleRequestSchema>;
+
+// The published schema and the scheduler's view must agree both ways (a drift does not compile).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const viewsAgree: Same<ScheduleBody, ScheduleView> = true;
+const outcomesAgree: Same<ScheduleRunAnswerBody['outcome'], FireOutcome['outcome']> = true;
+void viewsAgree;
+void outcomesAgree;
 
 /** The schemas published under components/schemas of the OpenAPI document, by name. */
 export const COMPONENT_SCHEMAS = {
@@ -459,6 +626,9 @@ export const COMPONENT_SCHEMAS = {
   Approval: approvalSchema,
   ApprovalAnswer: approvalAnswerSchema,
   ApprovalList: approvalListSchema,
+  Schedule: scheduleSchema,
+  ScheduleList: scheduleListSchema,
+  ScheduleRunAnswer: scheduleRunAnswerSchema,
 } as const;
 
 /** Components only the workflow routes use: published when the router serves them. */

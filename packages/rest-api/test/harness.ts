@@ -248,7 +248,14 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     ? createWorkflowDoor({ store, publicUrl: 'http://127.0.0.1:8587', now: clock.now })
     : undefined;
   const scheduler = options.scheduler
-    ? new Scheduler({ store, runs, logger, owner: 'harness', now: clock.now })
+    ? new Scheduler({
+        store,
+        runs,
+        ...(workflows ? { startWorkflow: (request) => workflows.start(request) } : {}),
+        logger,
+        owner: 'harness',
+        now: clock.now,
+      })
     : undefined;
   if (options.scheduler === 'started') await scheduler?.start();
   const app = express();
