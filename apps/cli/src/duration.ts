@@ -32,10 +32,15 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(s / 86_400)}d${pad(Math.floor((s % 86_400) / 3600))}h`;
 }
 
+/** A time to the second in UTC, ISO 8601: `2026-11-25T08:00:00Z`. */
+export function formatTime(when: Date): string {
+  return when.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 /** `12s ago`, `5m ago`, `3h ago`, `2d ago` within a week of `now`; an ISO time (to the second) beyond. */
 export function formatAgo(when: Date, now: Date = new Date()): string {
   const ms = now.getTime() - when.getTime();
-  if (ms >= 7 * UNIT_MS.d || ms < -60_000) return when.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (ms >= 7 * UNIT_MS.d || ms < -60_000) return formatTime(when);
   if (ms < 1000) return 'just now';
   if (ms < UNIT_MS.m) return `${Math.floor(ms / UNIT_MS.s)}s ago`;
   if (ms < UNIT_MS.h) return `${Math.floor(ms / UNIT_MS.m)}m ago`;

@@ -1,5 +1,6 @@
 import type { AgentCoreErrorCode } from '@junction/agent-core';
 import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
+import type { ScheduleErrorCode } from '@junction/scheduler';
 import type { ServiceErrorCode } from '@junction/service-kit';
 import type { StoreErrorCode } from '@junction/store';
 import type { WorkflowErrorCode } from '@junction/workflows';
@@ -10,6 +11,7 @@ export type ExitCodeKey =
   | CliErrorCode
   | AgentCoreErrorCode
   | ConfigTemplatesErrorCode
+  | ScheduleErrorCode
   | ServiceErrorCode
   | StoreErrorCode
   | WorkflowErrorCode;
@@ -67,6 +69,12 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   APPROVAL_EXPIRED: 5,
   APPROVER_NOT_ALLOWED: 2,
   APPROVAL_TOKEN_INVALID: 2,
+  // schedules
+  SCHEDULE_INVALID: 2,
+  SCHEDULE_TARGET_AMBIGUOUS: 2,
+  SCHEDULE_NOT_FOUND: 4,
+  SCHEDULE_TARGET_NOT_FOUND: 4,
+  SCHEDULER_UNAVAILABLE: 1,
 };
 
 /** Exit code for an error code; 1 for anything unlisted. */

@@ -3,7 +3,10 @@
 import type { Composition } from '@junction/service-kit';
 import type { CliContext } from './context.js';
 
-/** The process's composition: the run door, and (here always) the runner, workers and notifier. */
+/**
+ * The process's composition: the run door, and the runner, workers and notifier unless
+ * `executes` is false (a command that only queues runs for a `junction serve` to execute).
+ */
 export async function createService(
   ctx: CliContext,
   options: {
@@ -11,6 +14,8 @@ export async function createService(
     debug?: boolean;
     version: string;
     startedAt?: Date;
+    /** Whether this process executes runs. Default true. */
+    executes?: boolean;
   },
 ): Promise<Composition> {
   const { composeService } = await import('@junction/service-kit');
@@ -24,7 +29,7 @@ export async function createService(
     logger,
     version: options.version,
     ...(options.startedAt ? { startedAt: options.startedAt } : {}),
-    executes: true,
+    executes: options.executes ?? true,
     workspace: ctx.workspace,
   });
 }

@@ -17,24 +17,6 @@ export interface RunView {
   trace_id: string | null;
 }
 
-/** Parses repeated `--var k=v` flags; a malformed one is a usage error. */
-export function parseVars(pairs: readonly string[]): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) {
-      throw Object.assign(
-        new Error(`--var "${pair}" is not name=value (for example --var city=Paris).`),
-        {
-          code: 'INVALID_ARGUMENT',
-        },
-      );
-    }
-    vars[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return vars;
-}
-
 export default class AgentRun extends JunctionCommand {
   static override description =
     'Run an agent with a task: shows each model turn and tool call as it happens, then the final answer. ' +
@@ -71,6 +53,7 @@ export default class AgentRun extends JunctionCommand {
 
   async run(): Promise<RunView> {
     const { args, flags } = await this.parse(AgentRun);
+    const { parseVars } = await import('../../run-args.js');
     const variables = parseVars(flags.var);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');

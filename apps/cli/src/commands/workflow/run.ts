@@ -31,6 +31,7 @@ export default class WorkflowRunCommand extends JunctionCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WorkflowRunCommand);
+    const { readInput } = await import('../../run-args.js');
     const input = await readInput(flags.input);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
@@ -128,35 +129,5 @@ export default class WorkflowRunCommand extends JunctionCommand {
       await service.stop(2_000);
       await ctx.close();
     }
-  }
-}
-
-/** `--input`: JSON text, or @file holding JSON; a usage error when it is neither. */
-async function readInput(flag: string | undefined): Promise<unknown> {
-  if (flag === undefined) return {};
-  let text = flag;
-  if (flag.startsWith('@')) {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      text = await readFile(flag.slice(1), 'utf8');
-    } catch (err) {
-      throw Object.assign(
-        new Error(`Cannot read the input file ${flag.slice(1)}: ${(err as Error).message}.`),
-        {
-          code: 'INVALID_ARGUMENT',
-          details: { argument: 'input' },
-        },
-      );
-    }
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw Object.assign(
-      new Error(
-        `--input must be JSON (or @file with JSON): ${(err as Error).message}. For example --input '{"ticket": "T-1"}'.`,
-      ),
-      { code: 'INVALID_ARGUMENT', details: { argument: 'input' } },
-    );
   }
 }
