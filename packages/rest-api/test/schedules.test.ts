@@ -344,7 +344,7 @@ describe('POST /api/v1/schedules', () => {
     });
     const both = await post(SCHEDULES, { name: 'helper', cron: '0 9 * * *' });
     expect(expectError(both, 409, 'SCHEDULE_TARGET_AMBIGUOUS').message).toBe(
-      '"helper" is both an agent and a workflow in environment "default"; say which (--workflow, or kind "agent"/"workflow").',
+      '"helper" is both an agent and a workflow in environment "default"; say which with kind "agent" or "workflow".',
     );
     doc.expectDocumented('post', SCHEDULES, both);
     expect(await stored()).toBe(before);

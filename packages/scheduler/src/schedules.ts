@@ -77,7 +77,7 @@ export async function findScheduleTarget(
   if (agent && workflow) {
     throw new ScheduleError(
       'SCHEDULE_TARGET_AMBIGUOUS',
-      `"${name}" is both an agent and a workflow in environment "${envName}"; say which (--workflow, or kind "agent"/"workflow").`,
+      `"${name}" is both an agent and a workflow in environment "${envName}"; say which with kind "agent" or "workflow".`,
       { name, environment: envName },
     );
   }
