@@ -1,6 +1,7 @@
 // Argument schemas shared by the tools. Reference clients send ids as strings of digits;
 // numbers are accepted too, anything else is refused with a message that says what to send.
 import { z } from 'zod';
+import { refusingReservedKeys } from '@junction/agent-core/runs';
 import { hasControlCharacter } from '@junction/config-templates';
 
 /** Largest `limit` a list tool accepts. */
@@ -27,6 +28,12 @@ export function idArg(field: string, description: string): z.ZodType<number, str
     )
     .describe(description);
 }
+
+/** The `agent_id` of the tools that show or change one agent. */
+export const agentIdArg = idArg(
+  'agent_id',
+  'Id of the agent, a string of digits from list_agents.',
+);
 
 /** A whole-number argument (`limit`, `offset`): a number or a string of digits. */
 export function countArg(
@@ -105,3 +112,16 @@ export function workflowRefArg(
 export function refArg(field: string, what: string, description: string): z.ZodString {
   return refString(field, `${field} must be ${what}`).describe(description);
 }
+
+const INPUT_MESSAGE = 'input must be an object, such as {"ticket": "T-1"}';
+
+/**
+ * A workflow run's input: any JSON object, kept as sent; the workflow's inputSchema judges it. A
+ * top-level `__proto__` or `constructor` key is refused by name rather than lost (as call_agent's
+ * variables).
+ */
+export const workflowInputArg = refusingReservedKeys(
+  'input',
+  'field',
+  z.record(z.string(), z.unknown(), { error: INPUT_MESSAGE }),
+);

@@ -38,6 +38,29 @@ function cut(text: string): string {
 }
 
 /**
+ * Top-level arguments that are strings holding a JSON object (set_schedule's schedule_variables,
+ * as the reference's clients send it) redacted inside, as the object would be, and kept as text:
+ * a secret-looking name in them is as secret as one in an object argument.
+ */
+function redactJsonTexts(args: unknown, redact: (value: unknown) => unknown): unknown {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return args;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    out[key] = value;
+    if (typeof value !== 'string' || !value.trimStart().startsWith('{')) continue;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        out[key] = JSON.stringify(redact(parsed));
+      }
+    } catch {
+      // Not JSON: redacted as the text it is.
+    }
+  }
+  return out;
+}
+
+/**
  * An auditor that redacts by key name (`*_token`, `api_key`, `password` …), by the values of
  * secret-looking variables of `processEnv`, and by key shapes (`sk-…`, bearer tokens).
  */
@@ -65,7 +88,7 @@ export function createAuditor(input: {
           transport: input.transport,
           actor,
           action: entry.action,
-          arguments: mapStrings(redact(entry.arguments ?? {}), cut),
+          arguments: mapStrings(redact(redactJsonTexts(entry.arguments ?? {}, redact)), cut),
           outcome: entry.outcome,
           durationMs: entry.durationMs,
           details:

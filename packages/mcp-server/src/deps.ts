@@ -3,6 +3,7 @@ import type { McpClientPool } from '@junction/agent-core/mcp';
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
+import type { Scheduler } from '@junction/scheduler';
 import type { Logger } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
 
@@ -25,6 +26,11 @@ export interface McpServerDeps {
    * listed and answer WORKFLOWS_UNAVAILABLE.
    */
   workflows?: WorkflowDoor;
+  /**
+   * This process's scheduler, told when set_schedule or remove_schedule changed a schedule so it
+   * looks at once; without it the scheduler holding the lease sees the change at its next poll.
+   */
+  scheduler?: Pick<Scheduler, 'changed'>;
   logger: Logger;
   /** Server version reported in initialize. */
   version: string;

@@ -1,6 +1,7 @@
 // Errors of the MCP surface and the one table that turns any domain error into a tool error.
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
 import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
+import { isScheduleError, type ScheduleErrorCode } from '@junction/scheduler';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
 
@@ -43,7 +44,8 @@ export type ToolFailureCode =
   | AgentCoreErrorCode
   | StoreErrorCode
   | ConfigTemplatesErrorCode
-  | WorkflowErrorCode;
+  | WorkflowErrorCode
+  | ScheduleErrorCode;
 
 /**
  * Domain codes that are the server's trouble, not the caller's; every other code is the
@@ -79,7 +81,8 @@ export function toolFailure(err: unknown): ToolFailure {
     isAgentCoreError(err) ||
     isStoreError(err) ||
     isConfigTemplatesError(err) ||
-    isWorkflowError(err)
+    isWorkflowError(err) ||
+    isScheduleError(err)
   ) {
     return {
       code: err.code,

@@ -6,6 +6,7 @@ import type {
   McpConfig,
   Run,
   Store,
+  Workflow,
   WorkflowRun,
 } from '@junction/store';
 import { AgentCoreError } from '@junction/agent-core';
@@ -100,4 +101,26 @@ export function workflowNotFound(
     },
     cause !== undefined ? { cause } : undefined,
   );
+}
+
+/**
+ * The workflow a workflow argument names by its row id (a number or a string of digits that is a
+ * row id), else undefined (it is the id in a file). A row of another environment than
+ * `environmentId` is refused (ARGUMENT_INVALID): a row id names that row whatever the environment.
+ */
+export async function workflowByRowId(
+  store: Store,
+  ref: string | number,
+  environmentId?: number,
+): Promise<Workflow | undefined> {
+  if (typeof ref !== 'number' && !/^\d+$/.test(ref)) return undefined;
+  const row = await store.workflows.get(Number(ref));
+  if (row && environmentId !== undefined && row.environmentId !== environmentId) {
+    throw new McpServerError(
+      'ARGUMENT_INVALID',
+      `workflow_id ${row.id} is the workflow ${JSON.stringify(row.workflowId)} of environment ${row.environmentId}, not of environment_id ${environmentId}. Give its id in the file, or leave out environment_id.`,
+      { workflow_id: row.id, environment_id: environmentId },
+    );
+  }
+  return row;
 }

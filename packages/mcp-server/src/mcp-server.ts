@@ -23,6 +23,10 @@ import { listWorkflowApprovalsTool } from './tools/list-workflow-approvals.js';
 import { listWorkflowRunsTool } from './tools/list-workflow-runs.js';
 import { listWorkflowsTool } from './tools/list-workflows.js';
 import { startWorkflowRunTool } from './tools/start-workflow-run.js';
+import { getScheduleTool } from './tools/get-schedule.js';
+import { listSchedulesTool } from './tools/list-schedules.js';
+import { removeScheduleTool } from './tools/remove-schedule.js';
+import { setScheduleTool } from './tools/set-schedule.js';
 
 /** Every tool, in the order tools/list shows them. */
 export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
@@ -45,6 +49,10 @@ export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
   listWorkflowApprovalsTool,
   approveWorkflowStepTool,
   rejectWorkflowStepTool,
+  setScheduleTool,
+  getScheduleTool,
+  removeScheduleTool,
+  listSchedulesTool,
 ];
 
 const INSTRUCTIONS =
@@ -53,7 +61,8 @@ const INSTRUCTIONS =
   'list_environments, list_mcp_configs, list_tools, discover_tools. create_agent and update_agent write ' +
   'prompt files. Workflows chain agents and human approvals: find them with list_workflows, start one with ' +
   'start_workflow_run, follow it with get_workflow_run, decide what it waits for with list_workflow_approvals, ' +
-  'approve_workflow_step and reject_workflow_step.';
+  'approve_workflow_step and reject_workflow_step. Schedules run agents and workflows on cron: set_schedule, ' +
+  'get_schedule, remove_schedule, list_schedules.';
 
 /** Where a connection comes from, for the audit actor. */
 export interface ConnectionInfo {

@@ -116,6 +116,21 @@ describe('audit log of tool calls', () => {
     );
   });
 
+  it('redacts secret names inside an argument sent as a string of JSON (schedule_variables)', async () => {
+    const chat = await h.get('chat');
+    await call(client, 'set_schedule', {
+      agent_id: String(chat.id),
+      cron_schedule: '0 9 * * *',
+      schedule_variables: '{"db_password": "hunter2hunter2", "REGION": "eu-west-1"}',
+    });
+    const row = await lastAudit();
+    expect(JSON.stringify(row)).not.toContain('hunter2hunter2');
+    expect(row).toMatchObject({
+      action: 'set_schedule',
+      outcome: 'success',
+      arguments: { schedule_variables: '{"db_password":"[REDACTED]","REGION":"eu-west-1"}' },
+    });
+  });
   it('records a run that ended in error as an error outcome', async () => {
     h.fake.script([{ error: { status: 400, message: 'bad model day' } }]);
     await call(client, 'call_agent', { agent_name: 'chat', task: 'x' });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { expect } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,7 +15,13 @@ import { createModelCheck } from '@junction/agent-core/models';
 import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { syncEnvironment } from '@junction/agent-core/sync';
 import { resolvePaths, Workspace } from '@junction/config-templates';
-import { openStore, type Agent, type Environment, type Store } from '@junction/store';
+import {
+  openStore,
+  type Agent,
+  type AuditLogEntry,
+  type Environment,
+  type Store,
+} from '@junction/store';
 import { createLogger, createTracing, type RootLogger } from '@junction/telemetry';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { createMcpServer, type McpServerDeps } from '../src/index.js';
@@ -196,4 +203,30 @@ export async function call(
   return (await client.callTool({ name, arguments: args })) as CallToolResult & {
     structuredContent?: Record<string, unknown>;
   };
+}
+
+/** A tool result as call answers it. */
+export type ToolResult = Awaited<ReturnType<typeof call>>;
+
+/** The structured content of a tool result. */
+export function dataOf(result: ToolResult): Record<string, unknown> {
+  return result.structuredContent as Record<string, unknown>;
+}
+
+/** The code and message of a tool error, after checking it is one. */
+export function refusal(result: ToolResult): { code: string; message: string; details?: unknown } {
+  expect(result.isError).toBe(true);
+  const error = (result.structuredContent as { error: { code: string; message: string } }).error;
+  expect(textOf(result)).toBe(`${error.message} (${error.code})`);
+  return error;
+}
+
+/** Audit rows of one action, newest first, once the rows written after the answer are in. */
+export async function auditRowsOf(
+  store: Store,
+  action: string,
+  limit = 20,
+): Promise<AuditLogEntry[]> {
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  return store.auditLog.list({ action, limit });
 }

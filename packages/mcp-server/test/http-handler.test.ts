@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHttpHandler, type McpHttpHandler } from '../src/index.js';
+import { JUNCTION_TOOLS } from '../src/mcp-server.js';
 import { call, createHarness, type Harness } from './harness.js';
 import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 
@@ -111,7 +112,7 @@ describe('Streamable HTTP sessions', () => {
       expect(handler.sessions()).toBe(before + 1);
       expect(client.getServerVersion()).toMatchObject({ name: 'junction', version: '9.9.9-test' });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(19);
+      expect(tools).toHaveLength(JUNCTION_TOOLS.length);
       const result = await call(client, 'list_environments');
       expect(result.structuredContent?.environments).toEqual([
         expect.objectContaining({ name: 'default' }),
@@ -366,7 +367,7 @@ describe('API keys on MCP over HTTP', () => {
     const client = new Client({ name: 'keyed-client', version: '1.0.0' });
     await client.connect(transport);
     try {
-      expect((await client.listTools()).tools).toHaveLength(19);
+      expect((await client.listTools()).tools).toHaveLength(JUNCTION_TOOLS.length);
     } finally {
       await client.close();
     }

@@ -35,6 +35,10 @@ const TOOLS = [
   'list_workflow_approvals',
   'approve_workflow_step',
   'reject_workflow_step',
+  'set_schedule',
+  'get_schedule',
+  'remove_schedule',
+  'list_schedules',
 ];
 
 describe('initialize', () => {
@@ -45,11 +49,12 @@ describe('initialize', () => {
     expect(caps?.resources).toBeDefined();
     expect(client.getInstructions()).toContain('call_agent');
     expect(client.getInstructions()).toContain('start_workflow_run');
+    expect(client.getInstructions()).toContain('set_schedule');
   });
 });
 
 describe('tools/list', () => {
-  it('lists all nineteen tools, each with a title, a description and an object input schema', async () => {
+  it('lists all twenty-three tools, each with a title, a description and an object input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const tool of tools) {
@@ -112,6 +117,30 @@ describe('tools/list', () => {
     expect(required('approve_workflow_step')).toEqual(['approval_id']);
     expect(props('reject_workflow_step')).toEqual(['approval_id', 'approver', 'reason']);
     expect(required('reject_workflow_step')).toEqual(['approval_id']);
+    // The reference's schedule tools and arguments; Junction's own are optional.
+    expect(props('set_schedule')).toEqual(
+      [
+        'agent_id',
+        'catch_up',
+        'cron_schedule',
+        'enabled',
+        'environment_id',
+        'input',
+        'overlap',
+        'schedule_variables',
+        'task',
+        'timezone',
+        'workflow_id',
+      ].sort(),
+    );
+    expect(required('set_schedule')).toEqual(['cron_schedule']);
+    expect(props('get_schedule')).toEqual(['agent_id']);
+    expect(required('get_schedule')).toEqual(['agent_id']);
+    expect(props('remove_schedule')).toEqual(['agent_id']);
+    expect(required('remove_schedule')).toEqual(['agent_id']);
+    expect(props('list_schedules')).toEqual(
+      ['enabled', 'environment_id', 'kind', 'limit', 'offset'].sort(),
+    );
   });
 
   it('describes ids as strings of digits or whole numbers', async () => {
@@ -138,8 +167,36 @@ describe('tools/list', () => {
         'get_workflow_run',
         'list_workflow_runs',
         'list_workflow_approvals',
+        'get_schedule',
+        'list_schedules',
       ].sort(),
     );
+  });
+});
+
+describe('the schedule tools in tools/list', () => {
+  it('describe schedule_variables as a string of JSON (or an object) and enabled as a boolean', async () => {
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === 'set_schedule')?.inputSchema.properties as Record<
+      string,
+      { type?: string; anyOf?: Array<{ type: string }> }
+    >;
+    expect(props.cron_schedule?.type).toBe('string');
+    expect(props.schedule_variables?.anyOf?.map((s) => s.type)).toEqual(['string', 'object']);
+    expect(props.enabled?.type).toBe('boolean');
+    expect(props.agent_id?.anyOf?.map((s) => s.type)).toEqual(['string', 'integer']);
+  });
+
+  it('mark remove_schedule destructive and set_schedule idempotent', async () => {
+    const { tools } = await client.listTools();
+    const hints = (name: string): Record<string, unknown> | undefined =>
+      tools.find((t) => t.name === name)?.annotations;
+    expect(hints('remove_schedule')).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(hints('set_schedule')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
   });
 });
 

@@ -10,7 +10,16 @@ import type {
   WorkflowRun,
 } from '@junction/store';
 import { createWorkflowDoor, WorkflowWorkers, type WorkflowDoor } from '@junction/workflows';
-import { call, connectInMemory, createHarness, textOf, type Harness } from './harness.js';
+import {
+  auditRowsOf,
+  call,
+  connectInMemory,
+  createHarness,
+  dataOf,
+  refusal,
+  textOf,
+  type Harness,
+} from './harness.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:8587';
 
@@ -47,25 +56,10 @@ let gate: Workflow;
 let stagingWf: Workflow;
 let disabled: Workflow;
 
-type Answer = Awaited<ReturnType<typeof call>>;
-
-function data(result: Answer): Record<string, unknown> {
-  return result.structuredContent as Record<string, unknown>;
-}
-
-/** The code and message of a tool error, after checking it is one. */
-function refusal(result: Answer): { code: string; message: string; details?: unknown } {
-  expect(result.isError).toBe(true);
-  const error = (result.structuredContent as { error: { code: string; message: string } }).error;
-  expect(textOf(result)).toBe(`${error.message} (${error.code})`);
-  return error;
-}
+const data = dataOf;
 
 /** Audit rows of one action, newest first, once the rows written after the answer are in. */
-async function auditRows(action: string): Promise<AuditLogEntry[]> {
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  return h.store.auditLog.list({ action, limit: 20 });
-}
+const auditRows = (action: string): Promise<AuditLogEntry[]> => auditRowsOf(h.store, action);
 
 /** A run of `wf` waiting for the approval `appr-<run>-review`, written straight to the store. */
 async function waitingRun(

@@ -1,5 +1,5 @@
 import { agentView } from '@junction/agent-core/agents';
-import { idArg } from '../arguments.js';
+import { agentIdArg } from '../arguments.js';
 import { requireAgent } from '../lookups.js';
 import { defineTool } from '../tool-kit.js';
 import { runSummary } from '../views.js';
@@ -14,7 +14,7 @@ export const getAgentDetailsTool = defineTool({
     'Shows one agent: environment, description, model, max_steps, prompt file, the tools and sub-agents it ' +
     'may use, its schedule, and its most recent runs.',
   shape: {
-    agent_id: idArg('agent_id', 'Id of the agent, a string of digits from list_agents.'),
+    agent_id: agentIdArg,
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {

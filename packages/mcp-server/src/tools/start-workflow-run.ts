@@ -1,26 +1,18 @@
 import { z } from 'zod';
-import { refusingReservedKeys, runRequestFields } from '@junction/agent-core/runs';
+import { runRequestFields } from '@junction/agent-core/runs';
 import type { Approval, WorkflowRun } from '@junction/store';
 import { WORKFLOW_RUN_ENDED } from '@junction/store';
 import { isWorkflowError, type WorkflowDoor } from '@junction/workflows';
-import { idArg, workflowRefArg } from '../arguments.js';
-import { McpServerError } from '../errors.js';
-import { requireEnvironment, requireWorkflows, workflowNotFound } from '../lookups.js';
+import { idArg, workflowInputArg, workflowRefArg } from '../arguments.js';
+import {
+  requireEnvironment,
+  requireWorkflows,
+  workflowByRowId,
+  workflowNotFound,
+} from '../lookups.js';
 import { defineTool, type ToolContext } from '../tool-kit.js';
 import { workflowRunView } from '../workflow-views.js';
 import { workflowRunDetail } from './get-workflow-run.js';
-
-const INPUT_MESSAGE = 'input must be an object, such as {"ticket": "T-1"}';
-
-/**
- * The run input: any JSON object, kept as sent; the workflow's inputSchema judges it. A top-level
- * `__proto__` or `constructor` key is refused by name rather than lost (as call_agent's variables).
- */
-const inputArg = refusingReservedKeys(
-  'input',
-  'field',
-  z.record(z.string(), z.unknown(), { error: INPUT_MESSAGE }),
-);
 
 /** Starts the run; WORKFLOW_NOT_FOUND worded for MCP (which tool lists valid ids). */
 async function start(
@@ -81,7 +73,7 @@ export const startWorkflowRunTool = defineTool({
       'workflow_id',
       'The workflow: its id in the file (workflow_id from list_workflows, such as "incident-triage") or its id.',
     ),
-    input: inputArg
+    input: workflowInputArg
       .optional()
       .describe('The run input, a JSON object matching the workflow input_schema. Default {}.'),
     environment_id: idArg(
@@ -107,19 +99,7 @@ export const startWorkflowRunTool = defineTool({
     const environmentId = args.environment_id;
     if (environmentId !== undefined) {
       await requireEnvironment(store, environmentId);
-      // A workflow named by its row id is that row whatever the environment: refuse a mismatch.
-      const ref = args.workflow_id;
-      const row =
-        typeof ref === 'number' || /^\d+$/.test(ref)
-          ? await store.workflows.get(Number(ref))
-          : undefined;
-      if (row && row.environmentId !== environmentId) {
-        throw new McpServerError(
-          'ARGUMENT_INVALID',
-          `workflow_id ${row.id} is the workflow ${JSON.stringify(row.workflowId)} of environment ${row.environmentId}, not of environment_id ${environmentId}. Give its id in the file, or leave out environment_id.`,
-          { workflow_id: row.id, environment_id: environmentId },
-        );
-      }
+      await workflowByRowId(store, args.workflow_id, environmentId);
     }
     const { run, replayed } = await start(door, {
       workflow_id: args.workflow_id,
