@@ -237,6 +237,7 @@ export function composeService(options: ComposeOptions): Composition {
       version,
       processEnv: env,
       workflows,
+      scheduler: executor.scheduler,
     };
   };
   return {
