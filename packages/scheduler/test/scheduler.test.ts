@@ -147,12 +147,17 @@ describe('the scheduler', () => {
       nextRunAt: new Date('2026-03-05T12:05:00.000Z'),
       lastOutcome: 'started',
     });
-    await setSchedule(
+    const skipping = await setSchedule(
       store,
       { name: 'reporter' },
       { cron: '*/5 * * * *', catch_up: 'skip' },
-      new Date(at('2026-03-05T11:00:00.000Z')),
+      clock.now(),
     );
+    // Downtime again: its next time an hour past.
+    await store.schedules.advance(skipping.id, skipping.nextRunAt, {
+      nextRunAt: new Date(at('2026-03-05T11:05:00.000Z')),
+      lastOutcome: 'started',
+    });
     await s.tick();
     expect(await store.runs.list()).toHaveLength(1);
     const skipped = await store.schedules.get(once.id);
