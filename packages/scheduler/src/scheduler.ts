@@ -192,11 +192,10 @@ export class Scheduler {
     for (const schedule of await store.schedules.due(this.#now())) {
       await this.fire(schedule);
     }
-    const [soonest] = await store.schedules.list({ enabled: true });
+    // One aggregate read a tick, not every schedule's row.
+    const soonest = await store.schedules.soonest();
     const until =
-      soonest?.nextRunAt != null
-        ? soonest.nextRunAt.getTime() - this.#now().getTime()
-        : Number.POSITIVE_INFINITY;
+      soonest !== null ? soonest.getTime() - this.#now().getTime() : Number.POSITIVE_INFINITY;
     return Math.min(this.#o.pollMs, Math.max(0, until));
   }
 

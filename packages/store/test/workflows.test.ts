@@ -369,6 +369,8 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     expect(await store.schedules.advance(due.id, clock.now(), fired)).toBe(false);
     expect(await store.schedules.get(due.id)).toMatchObject({ nextRunAt: next, lastRunId: 7 });
     expect(await store.schedules.countDue()).toBe(0);
+    // The soonest enabled schedule is now the other one, an hour away.
+    expect(await store.schedules.soonest()).toEqual(new Date(clock.now().getTime() + 3_600_000));
     // Set again with the same times (a sync), a due fire keeps its time; new times move it.
     await store.schedules.advance(due.id, next, { nextRunAt: clock.now(), lastOutcome: 'started' });
     const again = await store.schedules.set(target, {

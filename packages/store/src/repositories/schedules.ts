@@ -185,6 +185,17 @@ export class SchedulesRepository {
     );
   }
 
+  /** The soonest next time of an enabled schedule, or null when none will fire. */
+  async soonest(): Promise<Date | null> {
+    const [row] = await this.#ctx.read('soonest schedule', (db) =>
+      db
+        .select({ at: sql<number | null>`min(${schedules.nextRunAt})` })
+        .from(schedules)
+        .where(and(eq(schedules.enabled, true), isNotNull(schedules.nextRunAt))),
+    );
+    return row?.at == null ? null : new Date(Number(row.at));
+  }
+
   /** How many enabled schedules are due and not yet fired (`scheduler_runs_pending`). */
   async countDue(now: Date = this.#ctx.now()): Promise<number> {
     const [row] = await this.#ctx.read('count due schedules', (db) =>
