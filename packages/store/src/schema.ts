@@ -248,9 +248,16 @@ export const runs = sqliteTable(
     completedAt: ts('completed_at'),
     workerId: text('worker_id'),
     leaseExpiresAt: ts('lease_expires_at'),
+    // When someone asked a running run to stop: its worker sees it at its next look (about a
+    // second) and ends the run `cancelled` once the tool call in flight returns.
+    cancelRequestedAt: ts('cancel_requested_at'),
   },
   (t) => [
     index('runs_status_queued_idx').on(t.status, t.queuedAt),
+    // Only runs asked to stop are in it: a worker's look at its own costs nothing.
+    index('runs_cancel_requested_idx')
+      .on(t.workerId)
+      .where(sql`${t.cancelRequestedAt} IS NOT NULL`),
     index('runs_agent_idx').on(t.agentId),
     index('runs_agent_name_idx').on(t.agentName),
     index('runs_queued_at_idx').on(t.queuedAt),

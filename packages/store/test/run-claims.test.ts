@@ -121,3 +121,60 @@ describe('finishing with final events', () => {
     ]);
   });
 });
+
+describe('asking a run to stop (issue 16: cancel a run from anywhere)', () => {
+  it('ends a queued run cancelled at once; nobody can claim it afterwards', async () => {
+    const run = await queue();
+    const { run: ended, ended: now } = await store.runs.requestCancel(run.id, 'Run cancelled.');
+    expect(now).toBe(true);
+    expect(ended).toMatchObject({ status: 'cancelled', error: 'Run cancelled.' });
+    expect(ended.completedAt).toEqual(clock);
+    expect(ended.cancelRequestedAt).toEqual(clock);
+    expect(await store.runs.claimNext('w1', 60_000)).toBeUndefined();
+  });
+
+  it('marks a running run for its worker, who alone finds it; asking twice keeps the first time', async () => {
+    const run = await queue();
+    await store.runs.claim(run.id, 'w1', 60_000);
+    const other = await queue('another');
+    await store.runs.claim(other.id, 'w1', 60_000);
+    const first = await store.runs.requestCancel(run.id, 'Run cancelled.');
+    expect(first.ended).toBe(false);
+    expect(first.run).toMatchObject({ status: 'running', workerId: 'w1' });
+    expect(first.run.cancelRequestedAt).toEqual(clock);
+    clock = new Date(clock.getTime() + 5000);
+    const again = await store.runs.requestCancel(run.id, 'Run cancelled.');
+    expect(again.run.cancelRequestedAt).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(await store.runs.runsToCancel('w1')).toEqual([run.id]);
+    expect(await store.runs.runsToCancel('w2')).toEqual([]);
+    // Once it ended it is no longer looked for, and cannot be cancelled again.
+    await store.runs.markFailed(run.id, { status: 'cancelled', error: 'Run cancelled.', workerId: 'w1' });
+    expect(await store.runs.runsToCancel('w1')).toEqual([]);
+    await expect(store.runs.requestCancel(run.id, 'x')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { status: 'cancelled' },
+    });
+  });
+
+  it('answers NOT_FOUND for an unknown run', async () => {
+    await expect(store.runs.requestCancel(999, 'x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a run asked to stop whose worker died ends cancelled, never re-queued', async () => {
+    const expired = await queue('lease runs out');
+    await store.runs.claim(expired.id, 'w1', 1000);
+    const abandoned = await queue('worker process gone');
+    await store.runs.claim(abandoned.id, 'w2', 60_000);
+    await store.runs.requestCancel(expired.id, 'Run cancelled.');
+    await store.runs.requestCancel(abandoned.id, 'Run cancelled.');
+    // A graceful stop does not put it back either.
+    expect(await store.runs.requeue(abandoned.id, 'w2')).toBe(false);
+    clock = new Date(clock.getTime() + 2000);
+    const recovered = await store.runs.recoverExpired('gone');
+    expect(recovered.requeued).toEqual([]);
+    expect(recovered.failed.map((r) => [r.id, r.status])).toEqual([[expired.id, 'cancelled']]);
+    const outcome = await store.runs.recoverAbandoned(abandoned.id, 'w2', 'gone');
+    expect(outcome).toMatchObject({ requeued: false, run: { status: 'cancelled' } });
+    expect(outcome?.run.error).toMatch(/cancelled/);
+  });
+});

@@ -25,7 +25,7 @@ import {
   type ResolvedModel,
 } from '../models/model-factory.js';
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
-import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
+import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   buildRunTools,
@@ -67,6 +67,11 @@ export interface ExecuteOptions {
   workerId: string;
   /** Aborting cancels the run; abort with a `RunInterrupted` reason to requeue it instead. */
   signal?: AbortSignal;
+  /**
+   * What also stops a tool call in flight (a sub-agent's: its parent's). A cancel asked for
+   * through `cancel` stops the model, never a tool call half done: that one returns first.
+   */
+  toolSignal?: AbortSignal;
   /** Overrides the run's own, the agent's and the config's timeout. */
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
@@ -77,6 +82,14 @@ export class RunInterrupted extends Error {
   constructor(message = 'the worker is shutting down') {
     super(message);
     this.name = 'RunInterrupted';
+  }
+}
+
+/** Abort reason of a run someone asked to stop (`AgentRunner.cancel`). */
+export class RunCancelled extends Error {
+  constructor(message = 'the run was cancelled') {
+    super(message);
+    this.name = 'RunCancelled';
   }
 }
 
@@ -126,6 +139,8 @@ export class AgentRunner {
   readonly #models = new Map<string, ResolvedModel>();
   /** Tool bindings per agent, reused until the agent or its environment's last sync changes. */
   readonly #wiring = new Map<number, { key: string; wiring: Promise<ToolWiring> }>();
+  /** How to stop each run executing here (sub-agents' too), by run id. */
+  readonly #stops = new Map<number, AbortController>();
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
@@ -222,6 +237,18 @@ export class AgentRunner {
     return this.#execute(run, options, 0);
   }
 
+  /**
+   * Asks a run executing here to stop: its model call is aborted at once, a tool call in flight
+   * returns first, and the run ends `cancelled` (a sub-agent's run too, ending its parent's tool
+   * call with that). False when no such run executes here.
+   */
+  cancel(runId: number): boolean {
+    const stop = this.#stops.get(runId);
+    if (!stop) return false;
+    if (!stop.signal.aborted) stop.abort(new RunCancelled());
+    return true;
+  }
+
   async #execute(run: Run, options: ExecuteOptions, depth: number): Promise<Run> {
     const { store, logger, tracer } = this.#deps;
     const started = this.#now();
@@ -255,7 +282,17 @@ export class AgentRunner {
       Math.max(1000, lease / 3),
     );
     renew.unref();
-    const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
+    const stop = new AbortController();
+    this.#stops.set(run.id, stop);
+    // Asked to stop before it started here (between its claim and now).
+    if (run.cancelRequestedAt !== null) stop.abort(new RunCancelled());
+    const upstream = options.toolSignal ?? options.signal;
+    const toolSignal = upstream ? AbortSignal.any([upstream, lost.signal]) : lost.signal;
+    const signal = AbortSignal.any([
+      ...(options.signal ? [options.signal] : []),
+      lost.signal,
+      stop.signal,
+    ]);
     try {
       const finished = await withSpan(
         tracer,
@@ -267,7 +304,7 @@ export class AgentRunner {
             agent,
             environment,
             env?.lastSyncedAt,
-            { ...options, signal },
+            { ...options, signal, toolSignal },
             depth,
             span.spanContext().traceId,
           ),
@@ -318,6 +355,7 @@ export class AgentRunner {
       return finished;
     } finally {
       clearInterval(renew);
+      this.#stops.delete(run.id);
     }
   }
 
@@ -415,8 +453,12 @@ export class AgentRunner {
       );
       timer.unref();
       const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
-      // Every tool call and retry listens on it; a long run legitimately has many.
+      const toolSignal = options.toolSignal
+        ? AbortSignal.any([options.toolSignal, timeout.signal])
+        : signal;
+      // Every tool call and retry listens on them; a long run legitimately has many.
       setMaxListeners(1000, signal);
+      setMaxListeners(1000, toolSignal);
 
       const model = withModelTurns(resolved.model as LanguageModelV3, {
         tracer: this.#deps.tracer,
@@ -454,6 +496,7 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
+        signal: toolSignal,
         onToolStart: markActed,
         onToolCall: (call) => {
           recorder.record([
@@ -488,7 +531,11 @@ export class AgentRunner {
               leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
             },
           });
-          const finished = await this.#execute(child, { ...options, signal }, depth + 1);
+          const finished = await this.#execute(
+            child,
+            { ...options, signal, toolSignal },
+            depth + 1,
+          );
           recorder.record([
             {
               type: 'sub_agent',
@@ -556,20 +603,26 @@ export class AgentRunner {
         return (await store.runs.get(run.id)) ?? run;
       }
       await recorder.flush().catch(() => undefined);
-      // Re-queued only if no tool call or sub-agent has started (the store checks it again).
+      // Re-queued only if no tool call or sub-agent has started (the store checks it again,
+      // and refuses a run someone asked to stop: that one ends `cancelled` below).
+      let askedToStop = false;
       if (interrupted && acted === undefined) {
-        await store.runEvents.append(run.id, {
-          type: 'run_error',
-          payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },
-        });
-        await store.runs.requeue(run.id, options.workerId);
-        return (await store.runs.get(run.id)) ?? run;
+        if (await store.runs.requeue(run.id, options.workerId)) {
+          await store.runEvents.append(run.id, {
+            type: 'run_error',
+            payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },
+          });
+          return (await store.runs.get(run.id)) ?? run;
+        }
+        askedToStop = true;
       }
       // Interrupted after a tool call or sub-agent started: ended as a crash would end it.
-      const message = interrupted
-        ? RECOVERY_REASON
-        : redactor.text(this.#describe(err, status, timeout));
-      const endStatus = interrupted ? 'error' : status;
+      const message = askedToStop
+        ? this.#describe(err, 'cancelled', timeout)
+        : interrupted
+          ? RECOVERY_REASON
+          : redactor.text(this.#describe(err, status, timeout));
+      const endStatus = askedToStop ? 'cancelled' : interrupted ? 'error' : status;
       await store.runEvents.append(run.id, {
         type: 'run_error',
         payload: { message, status: endStatus },
@@ -585,7 +638,7 @@ export class AgentRunner {
   #describe(err: unknown, status: string, timeout: AbortController | undefined): string {
     if (status === 'timeout')
       return `Run ${String((timeout?.signal.reason as Error | undefined)?.message ?? 'timed out')}.`;
-    if (status === 'cancelled') return 'Run cancelled.';
+    if (status === 'cancelled') return CANCELLED_MESSAGE;
     if (isAgentCoreError(err)) return err.message;
     const classified = classifyProviderError(err);
     return classified.message;

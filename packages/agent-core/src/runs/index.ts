@@ -19,10 +19,17 @@ export {
 } from './run-request.js';
 export type { RunRequest, RunRequestInput } from './run-request.js';
 export type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
+export { cancelRun } from './cancel-run.js';
+export type {
+  CancelledRun,
+  CancelRunDeps,
+  CancelRunOptions,
+  RunCanceller,
+} from './cancel-run.js';
 export { isFinal, newWorkerId, RunWorkers } from './run-workers.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
-export { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
-export { AgentRunner, RunInterrupted } from './agent-runner.js';
+export { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
+export { AgentRunner, RunCancelled, RunInterrupted } from './agent-runner.js';
 export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
 export { isoOrNull, runView } from './run-view.js';
 export type { RunView } from './run-view.js';

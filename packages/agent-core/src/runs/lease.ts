@@ -8,3 +8,6 @@ export const DEFAULT_LEASE_MS = 60_000;
  */
 export const RECOVERY_REASON =
   'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';
+
+/** What the error of a cancelled run says. */
+export const CANCELLED_MESSAGE = 'Run cancelled.';

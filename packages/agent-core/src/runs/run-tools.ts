@@ -50,6 +50,11 @@ export interface RunToolsInput {
   environment: string;
   /** The model turn the next tool call belongs to. */
   currentStep: () => number;
+  /**
+   * What stops a tool call in flight (timeout, shutdown, lost lease), instead of the model
+   * call's signal: a cancelled run lets the call it made return. Default: the model call's.
+   */
+  signal?: AbortSignal;
   onToolCall: (record: ToolCallRecord) => Promise<void> | void;
   /**
    * Awaited as a tool call or sub-agent starts, before anything is sent anywhere; when it
@@ -180,13 +185,14 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       ),
       execute: async (args, { abortSignal }) =>
         traced(t.name, serverName, args, async () => {
+          const signal = input.signal ?? abortSignal;
           const result = await pool.callTool(
             key,
             spec,
             t.name,
             (args ?? {}) as Record<string, unknown>,
             {
-              ...(abortSignal ? { signal: abortSignal } : {}),
+              ...(signal ? { signal } : {}),
             },
           );
           return { text: resultText(result), isError: result.isError };

@@ -23,6 +23,8 @@ export interface RunView {
   queued_at: string;
   started_at: string | null;
   completed_at: string | null;
+  /** When someone asked it to stop (a running run ends `cancelled` soon after). */
+  cancel_requested_at: string | null;
 }
 
 /** A time as every surface shows it: ISO 8601, or null when there is none. */
@@ -52,5 +54,6 @@ export function runView(run: Run): RunView {
     queued_at: run.queuedAt.toISOString(),
     started_at: isoOrNull(run.startedAt),
     completed_at: isoOrNull(run.completedAt),
+    cancel_requested_at: isoOrNull(run.cancelRequestedAt),
   };
 }

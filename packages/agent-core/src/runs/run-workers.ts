@@ -13,6 +13,8 @@ import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
 /** What the workers need of a runner. */
 export interface RunExecutor {
   execute(run: Run, options: ExecuteOptions): Promise<Run>;
+  /** Asks a run executing here to stop (see AgentRunner.cancel); false when none does. */
+  cancel?(runId: number): boolean;
   /** False when the returned end was written by someone else (who reports it). Default true. */
   endedHere?(run: Run): boolean;
 }
@@ -29,6 +31,11 @@ export interface RunWorkersOptions {
   pollMs?: number;
   /** How often runs abandoned by dead workers are looked for. Default 30 s. */
   sweepMs?: number;
+  /**
+   * How often, while runs execute here, the store is asked whether someone (in any process)
+   * asked one of them to stop. Default 1000 ms.
+   */
+  cancelPollMs?: number;
   workerId?: string;
   /** Called after every run this process finishes, whoever submitted it (the notifier). */
   onFinished?: (run: Run) => void | Promise<void>;
@@ -71,7 +78,9 @@ function processAlive(pid: number): boolean {
  */
 export class RunWorkers implements RunDispatch, RunEndings {
   readonly workerId: string;
-  readonly #o: Required<Pick<RunWorkersOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs'>> &
+  readonly #o: Required<
+    Pick<RunWorkersOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs' | 'cancelPollMs'>
+  > &
     RunWorkersOptions;
   readonly #inFlight = new Map<number, AbortController>();
   #loops: Promise<void>[] = [];
@@ -85,6 +94,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
   #backlog = true;
   /** When an idle poll last looked for dead workers of this host. */
   #lastPeerCheck = 0;
+  /** Looks for cancel requests while runs execute here. */
+  #cancelPoll: NodeJS.Timeout | undefined;
 
   constructor(options: RunWorkersOptions) {
     this.#o = {
@@ -92,6 +103,7 @@ export class RunWorkers implements RunDispatch, RunEndings {
       leaseMs: DEFAULT_LEASE_MS,
       pollMs: 500,
       sweepMs: 30_000,
+      cancelPollMs: 1000,
       ...options,
     };
     this.workerId = options.workerId ?? newWorkerId();
@@ -234,6 +246,33 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
+   * Asks a run executing in this process to stop at once (the store already says so; this
+   * saves the wait for the next look). False when it does not execute here.
+   */
+  cancelLocal(runId: number): boolean {
+    return this.#o.runner.cancel?.(runId) ?? false;
+  }
+
+  /** While runs execute here, looks for the ones someone asked to stop (see cancelPollMs). */
+  #watchCancels(): void {
+    if (this.#inFlight.size === 0) {
+      if (this.#cancelPoll) clearInterval(this.#cancelPoll);
+      this.#cancelPoll = undefined;
+      return;
+    }
+    if (this.#cancelPoll || !this.#o.runner.cancel) return;
+    this.#cancelPoll = setInterval(() => {
+      void this.#o.store.runs.runsToCancel(this.workerId).then(
+        (ids) => {
+          for (const id of ids) this.cancelLocal(id);
+        },
+        () => undefined,
+      );
+    }, this.#o.cancelPollMs);
+    this.#cancelPoll.unref();
+  }
+
+  /**
    * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest:
    * a run that has started no tool call or sub-agent goes back to the queue for another worker
    * (`requeued` counts those); one that has is ended with RECOVERY_REASON, never re-run.
@@ -307,6 +346,7 @@ export class RunWorkers implements RunDispatch, RunEndings {
     const { store, runner, logger } = this.#o;
     const controller = new AbortController();
     this.#inFlight.set(run.id, controller);
+    this.#watchCancels();
     const signal = options.signal
       ? AbortSignal.any([options.signal, controller.signal])
       : controller.signal;
@@ -333,6 +373,7 @@ export class RunWorkers implements RunDispatch, RunEndings {
       return failed ?? (await store.runs.get(run.id).catch(() => undefined)) ?? run;
     } finally {
       this.#inFlight.delete(run.id);
+      this.#watchCancels();
     }
   }
 

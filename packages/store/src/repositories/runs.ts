@@ -6,6 +6,7 @@ import {
   eq,
   gte,
   inArray,
+  isNotNull,
   isNull,
   lt,
   lte,
@@ -274,6 +275,53 @@ export class RunsRepository {
   }
 
   /**
+   * Asks a run to stop. A queued run ends `cancelled` at once (`ended`); a running one is
+   * marked, and its worker ends it `cancelled` when it next looks (`runsToCancel`). Asking
+   * again is harmless. NOT_FOUND for an unknown id; CONFLICT (details.status) once it has ended.
+   */
+  async requestCancel(id: number, error: string): Promise<{ run: Run; ended: boolean }> {
+    const now = this.#ctx.now();
+    return this.#ctx.write(`cancel run ${id}`, async (db) => {
+      const [ended] = await db
+        .update(runs)
+        .set({ status: 'cancelled', error, completedAt: now, cancelRequestedAt: now })
+        .where(and(eq(runs.id, id), eq(runs.status, 'queued')))
+        .returning();
+      if (ended) return { run: ended, ended: true };
+      const [marked] = await db
+        .update(runs)
+        .set({ cancelRequestedAt: sql`coalesce(${runs.cancelRequestedAt}, ${now.getTime()})` })
+        .where(and(eq(runs.id, id), eq(runs.status, 'running')))
+        .returning();
+      if (marked) return { run: marked, ended: false };
+      const current = await prepared(db, 'runs.get', getRun).get({ id });
+      if (!current) throw notFound('run', id, 'Check the id with `junction runs list`.');
+      throw new StoreError(
+        'CONFLICT',
+        `Run ${id} already ended ${current.status}; only a queued or running run can be cancelled.`,
+        { details: { runId: id, status: current.status } },
+      );
+    });
+  }
+
+  /** Ids of the running runs `workerId` holds that someone asked to stop. */
+  async runsToCancel(workerId: string): Promise<number[]> {
+    return this.#ctx.read('find runs asked to stop', async (db) => {
+      const rows = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(
+          and(
+            eq(runs.workerId, workerId),
+            isNotNull(runs.cancelRequestedAt),
+            eq(runs.status, 'running'),
+          ),
+        );
+      return rows.map((row) => row.id);
+    });
+  }
+
+  /**
    * Frees an idempotency key so a later create may use it again (the key outlived its
    * window): clears it on run `runId` only while that run still holds it. False when it no
    * longer does, e.g. another caller released it first; the run itself is kept.
@@ -379,6 +427,12 @@ export class RunsRepository {
   async recoverExpired(reason: string, now: Date = this.#ctx.now()): Promise<RecoveredRuns> {
     return this.#ctx.write('recover runs with expired leases', async (db) => {
       const expired = and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now));
+      // Asked to stop before its worker died: it ends as asked.
+      const cancelled = await db
+        .update(runs)
+        .set(cancelledOnRecovery(now))
+        .where(and(expired, isNotNull(runs.cancelRequestedAt)))
+        .returning();
       const requeued = await db
         .update(runs)
         .set(REQUEUED)
@@ -389,7 +443,7 @@ export class RunsRepository {
         .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
         .where(and(expired, not(REQUEUABLE)))
         .returning();
-      return { requeued, failed };
+      return { requeued, failed: [...cancelled, ...failed] };
     });
   }
 
@@ -405,6 +459,12 @@ export class RunsRepository {
     const now = this.#ctx.now();
     return this.#ctx.write(`recover run ${id}`, async (db) => {
       const held = and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId));
+      const [cancelled] = await db
+        .update(runs)
+        .set(cancelledOnRecovery(now))
+        .where(and(held, isNotNull(runs.cancelRequestedAt)))
+        .returning();
+      if (cancelled) return { run: cancelled, requeued: false };
       const [requeued] = await db
         .update(runs)
         .set(REQUEUED)
@@ -649,6 +709,7 @@ function createdRun(row: CreateRow, id: number): Run {
     completedAt: null,
     workerId: asStored(row.workerId),
     leaseExpiresAt: dateOrNull(row.leaseExpiresAt),
+    cancelRequestedAt: null,
   };
 }
 
@@ -701,9 +762,24 @@ function claimRun(db: LibSQLDatabase) {
 
 /**
  * A run that may go back to the queue: it has started no tool call or sub-agent, and it is not
- * a sub-agent's run (that one belongs to its parent's attempt, which ends with it).
+ * a sub-agent's run (that one belongs to its parent's attempt, which ends with it), and nobody
+ * asked it to stop.
  */
-const REQUEUABLE = and(isNull(runs.actedAt), isNull(runs.parentRunId)) as SQL;
+const REQUEUABLE = and(
+  isNull(runs.actedAt),
+  isNull(runs.parentRunId),
+  isNull(runs.cancelRequestedAt),
+) as SQL;
+
+/** The end of a run asked to stop whose worker is gone. */
+function cancelledOnRecovery(now: Date) {
+  return {
+    status: 'cancelled' as const,
+    error: 'Run cancelled (its worker stopped before it could end the run).',
+    completedAt: now,
+    leaseExpiresAt: null,
+  };
+}
 
 /** What a run put back in the queue has of its attempt: nothing. */
 const REQUEUED = {
