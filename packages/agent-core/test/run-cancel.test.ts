@@ -143,12 +143,10 @@ describe('cancelling a run', () => {
       { delayMs: 20_000, text: 'too late' },
     ]);
     const { run } = await door.submit({ agent_name: 'boss', task: 'delegate', source: 'api' });
-    const child = await until(
-      'the child run to call its model',
-      async () =>
-        h!.fake.requests.length >= 2
-          ? (await h!.store.runs.list({ parentRunId: run.id }))[0]
-          : undefined,
+    const child = await until('the child run to call its model', async () =>
+      h!.fake.requests.length >= 2
+        ? (await h!.store.runs.list({ parentRunId: run.id }))[0]
+        : undefined,
     );
     const { run: ended } = await door.cancel(run.id);
     expect(ended.status).toBe('cancelled');

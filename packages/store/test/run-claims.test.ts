@@ -148,7 +148,11 @@ describe('asking a run to stop (issue 16: cancel a run from anywhere)', () => {
     expect(await store.runs.runsToCancel('w1')).toEqual([run.id]);
     expect(await store.runs.runsToCancel('w2')).toEqual([]);
     // Once it ended it is no longer looked for, and cannot be cancelled again.
-    await store.runs.markFailed(run.id, { status: 'cancelled', error: 'Run cancelled.', workerId: 'w1' });
+    await store.runs.markFailed(run.id, {
+      status: 'cancelled',
+      error: 'Run cancelled.',
+      workerId: 'w1',
+    });
     expect(await store.runs.runsToCancel('w1')).toEqual([]);
     await expect(store.runs.requestCancel(run.id, 'x')).rejects.toMatchObject({
       code: 'CONFLICT',

@@ -7,7 +7,6 @@ import { CANCELLED_MESSAGE } from './lease.js';
 import { isFinal } from './run-workers.js';
 import { waitForRun } from './submit-run.js';
 
-
 /** Runs of this process that can be told at once (RunWorkers). */
 export interface RunCanceller {
   cancelLocal(runId: number): boolean;
