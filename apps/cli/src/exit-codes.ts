@@ -47,6 +47,7 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   MODEL_BASE_URL_MISSING: 3,
   // runs
   RUN_NOT_FOUND: 4,
+  RUN_ENDED: 5,
   RUN_REQUEST_INVALID: 2,
   AGENT_AMBIGUOUS: 2,
   IDEMPOTENCY_KEY_REUSED: 5,

@@ -11,14 +11,17 @@ export async function withWorkflowDoor<T>(
 ): Promise<T> {
   const { createContext } = await import('./context.js');
   const { createWorkflowDoor } = await import('@junction/workflows');
+  const { cancelRun } = await import('@junction/agent-core/runs');
   const ctx = await createContext();
   try {
     const store = await ctx.store();
-    return await fn(
-      createWorkflowDoor({ store, publicUrl: ctx.config.webhook.public_url }),
+    const door = createWorkflowDoor({
       store,
-      ctx,
-    );
+      publicUrl: ctx.config.webhook.public_url,
+      // A cancelled workflow run's agent runs are cancelled through the run door's rule.
+      cancelRun: (runId, options) => cancelRun({ store }, runId, options),
+    });
+    return await fn(door, store, ctx);
   } finally {
     await ctx.close();
   }

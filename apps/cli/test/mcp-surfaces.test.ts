@@ -19,6 +19,7 @@ const KEY = 'sk-mcp-surface-key-55555';
 const TOOLS = [
   'approve_workflow_step',
   'call_agent',
+  'cancel_run',
   'cancel_workflow_run',
   'create_agent',
   'discover_tools',

@@ -16,6 +16,7 @@ import { listMcpConfigsTool } from './tools/list-mcp-configs.js';
 import { listRunsTool } from './tools/list-runs.js';
 import { listToolsTool } from './tools/list-tools.js';
 import { updateAgentTool } from './tools/update-agent.js';
+import { cancelRunTool } from './tools/cancel-run.js';
 import { cancelWorkflowRunTool } from './tools/cancel-workflow-run.js';
 import { approveWorkflowStepTool, rejectWorkflowStepTool } from './tools/decide-workflow-step.js';
 import { getWorkflowRunTool } from './tools/get-workflow-run.js';
@@ -41,6 +42,7 @@ export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
   listMcpConfigsTool,
   listRunsTool,
   inspectRunTool,
+  cancelRunTool,
   listWorkflowsTool,
   startWorkflowRunTool,
   getWorkflowRunTool,
@@ -57,7 +59,7 @@ export const JUNCTION_TOOLS: readonly ToolDefinition[] = [
 
 const INSTRUCTIONS =
   'Junction runs AI agents. Find agents with list_agents (ids are strings of digits), run one with ' +
-  'call_agent, follow runs with list_runs and inspect_run. Agents use MCP tools discovered per environment: ' +
+  'call_agent, follow runs with list_runs and inspect_run, stop one with cancel_run. Agents use MCP tools discovered per environment: ' +
   'list_environments, list_mcp_configs, list_tools, discover_tools. create_agent and update_agent write ' +
   'prompt files. Workflows chain agents and human approvals: find them with list_workflows, start one with ' +
   'start_workflow_run, follow it with get_workflow_run, decide what it waits for with list_workflow_approvals, ' +

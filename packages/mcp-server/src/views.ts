@@ -30,6 +30,7 @@ export function runSummary(run: Run): Record<string, unknown> {
     model: _model,
     final_response: _response,
     trace_id: _trace,
+    cancel_requested_at: _cancel,
     ...line
   } = runView(run);
   const { task } = line;

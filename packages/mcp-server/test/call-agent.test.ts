@@ -278,6 +278,7 @@ describe('call_agent refusals', () => {
     const broken = {
       submit: h.deps.runs.submit,
       waitFor: () => Promise.reject(new Error('database is locked')),
+      cancel: h.deps.runs.cancel,
     };
     const { client: c, close } = await connectInMemory({ ...h.deps, runs: broken });
     try {

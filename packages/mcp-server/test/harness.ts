@@ -126,6 +126,7 @@ export async function createHarness(
     checkModel: createModelCheck({ ai_base_url: fake.url }, { OPENAI_API_KEY: API_KEY }),
     dispatch: workers,
     endings: workers,
+    canceller: workers,
   });
   const env = (await store.environments.getByName('default')) as Environment;
   const deps: McpServerDeps = {

@@ -27,6 +27,7 @@ const TOOLS = [
   'list_mcp_configs',
   'list_runs',
   'inspect_run',
+  'cancel_run',
   'list_workflows',
   'start_workflow_run',
   'get_workflow_run',
@@ -54,7 +55,7 @@ describe('initialize', () => {
 });
 
 describe('tools/list', () => {
-  it('lists all twenty-three tools, each with a title, a description and an object input schema', async () => {
+  it('lists all twenty-four tools, each with a title, a description and an object input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const tool of tools) {

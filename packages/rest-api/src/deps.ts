@@ -22,8 +22,8 @@ export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
 
 export interface RestDeps {
   store: Store;
-  /** The one door for runs: POST …/queue submits through it. */
-  runs: Pick<RunDoor, 'submit'>;
+  /** The one door for runs: POST …/queue submits through it, POST …/cancel cancels. */
+  runs: Pick<RunDoor, 'submit' | 'cancel'>;
   /**
    * The one door for workflow runs and approvals (`composeService`'s `workflows`). Without it
    * the workflow routes are not mounted and the OpenAPI document does not list them.

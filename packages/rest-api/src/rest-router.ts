@@ -19,7 +19,7 @@ import { listEnvironments } from './routes/environments.js';
 import { getHealth } from './routes/health.js';
 import { getMetrics, wireGauges } from './routes/metrics.js';
 import { getOpenApiDocument } from './routes/openapi.js';
-import { getRun, listRuns } from './routes/runs.js';
+import { cancelRun, getRun, listRuns } from './routes/runs.js';
 import {
   getSchedule,
   listSchedules,
@@ -46,6 +46,7 @@ const HANDLERS: Record<OperationId, HandlerFactory> = {
   submitRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), submitRun(ctx)],
   listRuns: (ctx) => [listRuns(ctx)],
   getRun: (ctx) => [getRun(ctx)],
+  cancelRun: (ctx) => [cancelRun(ctx)],
   listEnvironments: (ctx) => [listEnvironments(ctx)],
   getOpenApiDocument: (ctx) => [getOpenApiDocument(ctx)],
   getHealth: (ctx) => [getHealth(ctx)],

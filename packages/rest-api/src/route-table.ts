@@ -84,6 +84,7 @@ export type OperationId =
   | 'listWorkflowRuns'
   | 'getWorkflowRun'
   | 'cancelWorkflowRun'
+  | 'cancelRun'
   | 'listApprovals'
   | 'getApproval'
   | 'approveApproval'
@@ -350,6 +351,33 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
   {
+    operationId: 'cancelRun',
+    method: 'post',
+    path: '/api/v1/runs/:run_id/cancel',
+    summary: 'Cancel a run',
+    description:
+      'Cancels a run that has not ended. A queued run ends cancelled at once. A running run stops its model call at once (in whatever process executes it, within about a second), lets a tool call in flight return, and ends cancelled; the answer waits up to 5 s for that end. Takes no body (one sent is not read).',
+    tag: 'runs',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [{ name: 'run_id', description: 'The run id' }],
+    responses: {
+      200: { description: 'The run, cancelled', body: 'Run' },
+      202: {
+        description:
+          'The run is still ending (its worker has not stopped it yet); cancel_requested_at is set and it ends cancelled',
+        body: 'Run',
+      },
+      400: badParams('run_id is not a positive whole number, or a query parameter was given'),
+      404: { description: 'RUN_NOT_FOUND: no run has this id', body: 'Error' },
+      409: {
+        description:
+          'RUN_ENDED: the run already ended (completed, error, timeout or cancelled; details.status)',
+        body: 'Error',
+      },
+    },
+  },
+  {
     operationId: 'listEnvironments',
     method: 'get',
     path: '/api/v1/environments',
@@ -480,7 +508,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: '/api/v1/workflow-runs/:workflow_run_id/cancel',
     summary: 'Cancel a workflow run',
     description:
-      'Cancels a run that has not ended (pending, running or waiting_approval): it ends cancelled at once and no further step starts. Takes no body (one sent is not read).',
+      'Cancels a run that has not ended (pending, running or waiting_approval): it ends cancelled at once, no further step starts, and an agent run its step waits on is cancelled too. Takes no body (one sent is not read).',
     tag: 'workflows',
     auth: true,
     needs: 'workflows',

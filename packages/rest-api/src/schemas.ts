@@ -91,6 +91,9 @@ export const runSchema = z
     queued_at: timestamp,
     started_at: timestamp.nullable(),
     completed_at: timestamp.nullable(),
+    cancel_requested_at: timestamp
+      .nullable()
+      .describe('When someone asked it to stop; a running run ends cancelled soon after'),
   })
   .describe('A run');
 

@@ -65,6 +65,7 @@ describe('GET /api/v1/runs', () => {
       queued_at: runs.completed.queuedAt.toISOString(),
       started_at: runs.completed.startedAt?.toISOString(),
       completed_at: runs.completed.completedAt?.toISOString(),
+      cancel_requested_at: null,
     });
   });
 

@@ -98,6 +98,7 @@ describe('GET /api/v1/openapi.json', () => {
       '/api/v1/openapi.json',
       '/api/v1/runs',
       '/api/v1/runs/{run_id}',
+      '/api/v1/runs/{run_id}/cancel',
       '/api/v1/schedules',
       '/api/v1/schedules/{schedule_id}',
       '/api/v1/schedules/{schedule_id}/run',

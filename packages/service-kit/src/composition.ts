@@ -203,7 +203,7 @@ export function composeService(options: ComposeOptions): Composition {
     createRunDoor({
       store,
       checkModel,
-      ...(workers ? { dispatch: workers, endings: workers } : {}),
+      ...(workers ? { dispatch: workers, endings: workers, canceller: workers } : {}),
     });
   // A workflow run started or an approval decided here wakes this process's workflow workers.
   // The door is made before the workers that advance its runs: it reaches them through here.
@@ -213,6 +213,8 @@ export function composeService(options: ComposeOptions): Composition {
     publicUrl: config.webhook.public_url,
     due: () => local.workers?.due(),
     reserve: () => local.workers?.reserve(),
+    // Cancelling a workflow run cancels its agent runs through the run door (made below).
+    cancelRun: (runId, cancelOptions) => runs.cancel(runId, cancelOptions),
   });
   const executor = options.executes
     ? buildExecutor(options, env, metrics, runDoorFor, workflows)

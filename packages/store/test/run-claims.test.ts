@@ -181,4 +181,19 @@ describe('asking a run to stop (issue 16: cancel a run from anywhere)', () => {
     expect(outcome).toMatchObject({ requeued: false, run: { status: 'cancelled' } });
     expect(outcome?.run.error).toMatch(/cancelled/);
   });
+
+  it("finds the active runs of a key prefix only (a workflow run's agent runs)", async () => {
+    const keyed = (key: string) =>
+      store.runs.create({ agentName: 'a', task: key, source: 'workflow', idempotencyKey: key });
+    const mine = await keyed('workflow:wf-1-first#1-1');
+    const mineToo = await keyed('workflow:wf-1-second#1-1');
+    const ended = await keyed('workflow:wf-1-third#1-1');
+    await store.runs.requestCancel(ended.id, 'gone');
+    await keyed('workflow:wf-10-first#1-1');
+    await keyed('api:wf-1-first#1-1');
+    await queue('no key');
+    expect((await store.runs.activeIdsByKeyPrefix('workflow:wf-1-')).sort()).toEqual(
+      [mine.id, mineToo.id].sort(),
+    );
+  });
 });

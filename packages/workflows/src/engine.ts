@@ -489,7 +489,7 @@ export class Advance {
     // The run is submitted first, under a key of this attempt: a step resumed before its record
     // was written submits again and gets the same run. Its record is then written with the
     // records gathered so far, in one transaction.
-    const key = `wf-${this.#run.id}-${path}-${attempt}`;
+    const key = `${agentRunKeyPrefix(this.#run.id)}${path}-${attempt}`;
     const row = this.#attempts.get(`${path}@${attempt}`);
     let runId = row?.runId ?? null;
     if (runId === null && row === undefined && this.#run.advances > 1) {
@@ -777,6 +777,14 @@ export class Advance {
     if (failure) return failure;
     return this.#pure(state, path, attempt, output);
   }
+}
+
+/**
+ * How the idempotency keys of a workflow run's agent runs begin (as sent; stored under the
+ * `workflow` source): what finds them to cancel with the workflow run.
+ */
+export function agentRunKeyPrefix(workflowRunId: number): string {
+  return `wf-${workflowRunId}-`;
 }
 
 async function withSpanIf<T>(

@@ -11,6 +11,8 @@ import {
   verifyApprovalToken,
   type DecisionInput,
 } from './approvals.js';
+import { storedIdempotencyKey } from '@junction/agent-core/runs';
+import { agentRunKeyPrefix } from './engine.js';
 import { WorkflowError } from './errors.js';
 import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
 import type { WorkflowReservation } from './workflow-workers.js';
@@ -23,8 +25,11 @@ export interface WorkflowDoor {
   inspect(
     runId: number,
   ): Promise<{ run: WorkflowRun; steps: WorkflowStep[]; approvals: Approval[] }>;
-  /** Cancels a run that has not ended (WORKFLOW_RUN_ENDED otherwise). */
-  cancel(runId: number): Promise<WorkflowRun>;
+  /**
+   * Cancels a run that has not ended (WORKFLOW_RUN_ENDED otherwise), and the agent runs it
+   * started that have not ended (they stop as any cancelled run does).
+   */
+  cancel(runId: number, options?: { actor?: string; source?: string }): Promise<WorkflowRun>;
   decide(approvalId: string, input: DecisionInput): Promise<Approval>;
   /** The signed view/approve/reject URLs of an approval on the webhook port. */
   links(approvalId: string): Promise<{ view_url: string; approve_url: string; reject_url: string }>;
@@ -53,6 +58,11 @@ export interface WorkflowDoorDeps {
   due?: () => void;
   /** An idle worker of this process to hand a run to as it is written. */
   reserve?: () => WorkflowReservation | undefined;
+  /** Cancels an agent run (the run door's cancel); without it a cancel leaves them running. */
+  cancelRun?: (
+    runId: number,
+    options: { actor?: string; source?: string; waitMs: number },
+  ) => Promise<unknown>;
   now?: () => Date;
 }
 
@@ -91,10 +101,19 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
       ]);
       return { run, steps, approvals };
     },
-    async cancel(runId) {
+    async cancel(runId, options = {}) {
       await get(runId);
       try {
-        return await store.workflowRuns.cancel(runId);
+        const cancelled = await store.workflowRuns.cancel(runId);
+        // Its agent runs still going stop too (found by their keys: a step's record may not be
+        // written yet while its run goes). One that ended meanwhile is left as it ended.
+        if (deps.cancelRun) {
+          const prefix = storedIdempotencyKey('workflow', agentRunKeyPrefix(runId));
+          for (const id of await store.runs.activeIdsByKeyPrefix(prefix)) {
+            await deps.cancelRun(id, { ...options, waitMs: 0 }).catch(() => undefined);
+          }
+        }
+        return cancelled;
       } catch (err) {
         if (!isStoreError(err, 'CONFLICT')) throw err;
         const run = await get(runId);

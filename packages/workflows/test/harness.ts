@@ -97,6 +97,7 @@ export async function createHarness(
     checkModel: () => undefined,
     dispatch: runWorkers,
     endings: runWorkers,
+    canceller: runWorkers,
   });
   const requested: Approval[] = [];
   const finished: WorkflowRun[] = [];

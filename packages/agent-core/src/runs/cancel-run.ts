@@ -88,7 +88,7 @@ export async function cancelRun(
   const run = await waitForRun(
     store,
     runId,
-    { timeoutMs: options.waitMs ?? 5000, pollMs: 100 },
+    { timeoutMs: options.waitMs ?? 5000, pollMs: 100, keepAlive: true },
     deps.endings,
   );
   return { run, ended: isFinal(run) };

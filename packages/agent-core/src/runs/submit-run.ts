@@ -149,6 +149,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** How often the store is asked about a run executed by another process. Default 250 ms. */
   pollMs?: number;
+  /**
+   * Keep the process alive while waiting (a CLI command whose only work is this wait). Default
+   * false: a wait never holds a process that is otherwise done.
+   */
+  keepAlive?: boolean;
 }
 
 /**
@@ -199,9 +204,11 @@ export async function waitForRun(
         () => undefined,
       );
     }, options.pollMs ?? 250);
-    poll.unref();
     const timer = setTimeout(current, options.timeoutMs);
-    timer.unref();
+    if (!options.keepAlive) {
+      poll.unref();
+      timer.unref();
+    }
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

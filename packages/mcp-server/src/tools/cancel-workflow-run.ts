@@ -8,8 +8,8 @@ export const cancelWorkflowRunTool = defineTool({
   title: 'Cancel a workflow run',
   description:
     'Cancels a workflow run that has not ended (pending, running or waiting for approval): it ends cancelled ' +
-    'and takes no further step; an agent run it already started finishes on its own. A run that has ended ' +
-    'cannot be cancelled (WORKFLOW_RUN_ENDED).',
+    'and takes no further step; an agent run its step waits on is cancelled too (as cancel_run does). A run ' +
+    'that has ended cannot be cancelled (WORKFLOW_RUN_ENDED).',
   shape: {
     workflow_run_id: idArg(
       'workflow_run_id',
@@ -25,7 +25,7 @@ export const cancelWorkflowRunTool = defineTool({
   async run(args, ctx) {
     const door = requireWorkflows(ctx.deps);
     await requireWorkflowRun(ctx.deps.store, args.workflow_run_id);
-    const run = await door.cancel(args.workflow_run_id);
+    const run = await door.cancel(args.workflow_run_id, { source: 'mcp' });
     return {
       summary: `Cancelled workflow run ${run.id} of "${run.workflowKey}".`,
       data: workflowRunView(run, (value) => ctx.redact(value)),

@@ -1,4 +1,4 @@
-// GET /api/v1/runs and GET /api/v1/runs/:run_id.
+// GET /api/v1/runs, GET /api/v1/runs/:run_id and POST /api/v1/runs/:run_id/cancel.
 import { AgentCoreError } from '@junction/agent-core';
 import type { RunListFilter } from '@junction/store';
 import type { Request, RequestHandler, Response } from 'express';
@@ -6,12 +6,13 @@ import { environmentFilter } from '../environment-filter.js';
 import {
   parsePathId,
   parseQuery,
+  NO_PARAMS,
   RUN_DETAIL_PARAMS,
   RUN_LIST_PARAMS,
   type TimeValue,
 } from '../query-params.js';
 import type { RouteContext } from '../route-context.js';
-import type { RunDetailBody, RunListBody } from '../schemas.js';
+import type { RunBody, RunDetailBody, RunListBody } from '../schemas.js';
 import { runBody, runEventBody } from '../views.js';
 
 /** Events returned by a verbose run: the store's largest page. */
@@ -69,5 +70,20 @@ export function getRun(ctx: RouteContext): RequestHandler {
       body.events = events.map((event) => runEventBody(event, ctx.redact));
     }
     res.json(body);
+  };
+}
+
+/**
+ * POST /api/v1/runs/:run_id/cancel: cancels through the run door; 200 with the run once it
+ * ended, 202 while its worker is still stopping it.
+ */
+export function cancelRun(ctx: RouteContext): RequestHandler {
+  return async (req: Request, res: Response): Promise<void> => {
+    const runId = parsePathId(req.params.run_id, 'run_id');
+    parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
+    const { run, ended } = await ctx.deps.runs.cancel(runId, { source: 'api' });
+    ctx.deps.logger.info('run cancelled', { run_id: run.id, status: run.status, source: 'api' });
+    const body: RunBody = runBody(run);
+    res.status(ended ? 200 : 202).json(body);
   };
 }

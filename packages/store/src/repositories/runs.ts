@@ -304,6 +304,27 @@ export class RunsRepository {
     });
   }
 
+  /**
+   * Ids of the runs not yet ended whose idempotency key starts with `prefix` (the agent runs a
+   * workflow run started: their keys share its prefix).
+   */
+  async activeIdsByKeyPrefix(prefix: string): Promise<number[]> {
+    return this.#ctx.read('find runs by key prefix', async (db) => {
+      const rows = await db
+        .select({ id: runs.id })
+        .from(runs)
+        .where(
+          and(
+            // A range, not LIKE: it walks the key's unique index.
+            gte(runs.idempotencyKey, prefix),
+            lt(runs.idempotencyKey, `${prefix}\u{10ffff}`),
+            inArray(runs.status, ACTIVE),
+          ),
+        );
+      return rows.map((row) => row.id);
+    });
+  }
+
   /** Ids of the running runs `workerId` holds that someone asked to stop. */
   async runsToCancel(workerId: string): Promise<number[]> {
     return this.#ctx.read('find runs asked to stop', async (db) => {

@@ -4,7 +4,7 @@ import { workflowRunIdArg } from '../../workflow-args.js';
 
 export default class WorkflowCancel extends JunctionCommand {
   static override description =
-    'Cancel a workflow run that has not ended (exit 5 when it already has).';
+    'Cancel a workflow run that has not ended, and the agent run its step waits on (exit 5 when it already has).';
 
   static override examples = ['<%= config.bin %> workflow cancel 7'];
 
@@ -17,7 +17,7 @@ export default class WorkflowCancel extends JunctionCommand {
     const id = workflowRunIdArg(args.run);
     const { withWorkflowDoor } = await import('../../workflow-door.js');
     const { workflowRunView } = await import('@junction/workflows');
-    const run = await withWorkflowDoor((door) => door.cancel(id));
+    const run = await withWorkflowDoor((door) => door.cancel(id, { source: 'cli' }));
     if (!this.jsonEnabled()) this.log(`Workflow run ${run.id} cancelled.`);
     return workflowRunView(run);
   }

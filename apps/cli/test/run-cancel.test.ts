@@ -1,0 +1,124 @@
+// Cancel a run from anywhere (issue 16): `junction serve` executes runs that wait on a slow
+// model; REST, MCP over HTTP and the CLI (another process) each cancel one, and it ends
+// `cancelled` within 2 s.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
+import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { startServe, type ServeProcess } from './serve-process.js';
+
+const KEY = 'sk-cancel-surface-key-77777';
+let fake: FakeOpenAI;
+let env: NodeJS.ProcessEnv;
+let serve: ServeProcess;
+let api: string;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({});
+  env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
+  serve = await startServe(env);
+  await serve.ready;
+  api = `http://127.0.0.1:${serve.ports.api}/api/v1`;
+}, 60_000);
+
+afterAll(async () => {
+  serve?.child.kill('SIGTERM');
+  await serve?.exit;
+  await fake.close();
+});
+
+interface RunBody {
+  run_id: number;
+  status: string;
+  error: string | null;
+}
+
+/** Queues a run over REST and waits until the model has been asked (it will not answer soon). */
+async function slowRun(): Promise<number> {
+  const before = fake.requests.length;
+  fake.script([{ delayMs: 30_000, text: 'far too late' }]);
+  const res = await fetch(`${api}/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_name: 'assistant', task: 'take your time' }),
+  });
+  expect(res.status).toBe(202);
+  const { run_id: id } = (await res.json()) as { run_id: number };
+  const until = Date.now() + 10_000;
+  while (fake.requests.length === before && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(fake.requests.length).toBeGreaterThan(before);
+  return id;
+}
+
+async function runOf(id: number): Promise<RunBody> {
+  return (await (await fetch(`${api}/runs/${id}`)).json()) as RunBody;
+}
+
+describe('cancelling a run that waits on a slow model', () => {
+  it('over REST: 200 with the run cancelled; again: 409 RUN_ENDED; unknown: 404', async () => {
+    const id = await slowRun();
+    const t0 = Date.now();
+    const res = await fetch(`${api}/runs/${id}/cancel`, { method: 'POST' });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      run_id: id,
+      status: 'cancelled',
+      error: 'Run cancelled.',
+    });
+    const again = await fetch(`${api}/runs/${id}/cancel`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      error: { code: 'RUN_ENDED', details: { status: 'cancelled' } },
+    });
+    const unknown = await fetch(`${api}/runs/999999/cancel`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    const bad = await fetch(`${api}/runs/abc/cancel`, { method: 'POST' });
+    expect(bad.status).toBe(400);
+  }, 30_000);
+
+  it('over MCP (HTTP): cancel_run answers the run cancelled', async () => {
+    const id = await slowRun();
+    const client = new Client({ name: 'cancel-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${serve.ports.mcp}/mcp`)),
+    );
+    try {
+      const t0 = Date.now();
+      const answer = (await client.callTool({
+        name: 'cancel_run',
+        arguments: { run_id: String(id) },
+      })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent).toMatchObject({ run_id: id, status: 'cancelled' });
+    } finally {
+      await client.close();
+    }
+    expect((await runOf(id)).status).toBe('cancelled');
+  }, 30_000);
+
+  it('from the CLI, another process: the serving process sees it within about a second', async () => {
+    const id = await slowRun();
+    const t0 = Date.now();
+    const result = await runCliAsync(['runs', 'cancel', String(id), '--json'], env);
+    const took = Date.now() - t0;
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      run_id: id,
+      status: 'cancelled',
+      ended: true,
+    });
+    // The CLI process's own start-up is part of `took`; the stop itself is the worker's poll.
+    expect(took).toBeLessThan(5000);
+    const human = await runCliAsync(['runs', 'cancel', String(id)], env);
+    expect(human.status).toBe(5);
+    expect(human.stderr).toContain(`Run ${id} already ended cancelled`);
+    const json = await runCliAsync(['runs', 'cancel', 'x', '--json'], env);
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  }, 30_000);
+});

@@ -1,0 +1,59 @@
+// cancel_run (issue 16): through the run door, audited, with the refusals every surface gives.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { call, connectInMemory, createHarness, textOf, type Harness } from './harness.js';
+
+let h: Harness;
+let client: Client;
+let closeClient: () => Promise<void>;
+
+beforeAll(async () => {
+  h = await createHarness({ agents: { chat: 'model: openai/gpt-test' } });
+  ({ client, close: closeClient } = await connectInMemory(h.deps));
+});
+afterAll(async () => {
+  await closeClient?.();
+  await h?.close();
+});
+beforeEach(() => h.fake.reset());
+
+describe('cancel_run', () => {
+  it('stops a run waiting on a slow model within 2 s; it ends cancelled', async () => {
+    h.fake.script([{ delayMs: 20_000, text: 'far too late' }]);
+    const { run } = await h.deps.runs.submit({ agent_name: 'chat', task: 'slow', source: 'api' });
+    const until = Date.now() + 10_000;
+    while (h.fake.requests.length === 0 && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const t0 = Date.now();
+    const answer = await call(client, 'cancel_run', { run_id: String(run.id) });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toMatchObject({
+      run_id: run.id,
+      status: 'cancelled',
+      error: 'Run cancelled.',
+      ended: true,
+    });
+    expect(textOf(answer)).toContain(`Cancelled run ${run.id}`);
+    await h.store.auditLog.flush();
+    const rows = await h.store.auditLog.list({ action: 'cancel_run' });
+    expect(rows.some((r) => r.source === 'mcp' && r.outcome === 'success')).toBe(true);
+  });
+
+  it('refuses a run that has ended (RUN_ENDED) and an unknown one (RUN_NOT_FOUND)', async () => {
+    h.fake.script([{ text: 'done' }]);
+    const { run } = await h.deps.runs.submit({ agent_name: 'chat', task: 'quick', source: 'api' });
+    await h.deps.runs.waitFor(run.id, { timeoutMs: 10_000 });
+    const ended = await call(client, 'cancel_run', { run_id: String(run.id) });
+    expect(ended.isError).toBe(true);
+    expect(textOf(ended)).toContain('RUN_ENDED');
+    expect(textOf(ended)).toContain('already ended completed');
+    const unknown = await call(client, 'cancel_run', { run_id: '987654' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('RUN_NOT_FOUND');
+    const bad = await call(client, 'cancel_run', { run_id: 'seven' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/run_id/);
+  });
+});
