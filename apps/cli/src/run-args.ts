@@ -3,6 +3,18 @@
 // schedules one.
 import { CliError } from './cli-error.js';
 
+/** A run id argument: a whole number; INVALID_ARGUMENT (exit 2) otherwise. */
+export function runIdArg(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new CliError(
+      'INVALID_ARGUMENT',
+      `A run id is a whole number such as 42; got ${JSON.stringify(value)}.`,
+      { argument: 'id', value },
+    );
+  }
+  return Number(value);
+}
+
 /** Parses repeated `--var k=v` flags; a malformed one is INVALID_ARGUMENT (exit 2). */
 export function parseVars(pairs: readonly string[]): Record<string, string> {
   const vars: Record<string, string> = {};

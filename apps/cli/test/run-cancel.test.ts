@@ -1,6 +1,9 @@
 // Cancel a run from anywhere (issue 16): `junction serve` executes runs that wait on a slow
 // model; REST, MCP over HTTP and the CLI (another process) each cancel one, and it ends
 // `cancelled` within 2 s.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -9,6 +12,16 @@ import { runCliAsync, syncedWorkspace } from './run-cli.js';
 import { startServe, type ServeProcess } from './serve-process.js';
 
 const KEY = 'sk-cancel-surface-key-77777';
+const docs = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../docs');
+
+/** The first ```sh block of the section of `page` whose heading starts with `heading`. */
+function shBlock(page: string, heading: string): string {
+  const text = readFileSync(path.join(docs, page), 'utf8');
+  const section = text.split(/\n(?=#{2,3} )/).find((s) => s.startsWith(heading));
+  const block = section?.match(/```sh\n([\s\S]*?)```/)?.[1];
+  if (!block) throw new Error(`docs/${page}: no example under ${heading}`);
+  return block;
+}
 let fake: FakeOpenAI;
 let env: NodeJS.ProcessEnv;
 let serve: ServeProcess;
@@ -120,5 +133,23 @@ describe('cancelling a run that waits on a slow model', () => {
     const json = await runCliAsync(['runs', 'cancel', 'x', '--json'], env);
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  }, 30_000);
+
+  it("does what docs/cli.md and docs/rest-api.md show (run 7 there is this test's run)", async () => {
+    const id = await slowRun();
+    const withId = (text: string): string => text.replace(/\b7\b/g, String(id)).trim();
+    const block = shBlock('cli.md', '## `junction runs cancel');
+    for (const part of block.split(/^\$ /m).slice(1)) {
+      const [command, ...output] = part.split('\n');
+      const args = withId(command!).split(/\s+/).slice(1);
+      const result = await runCliAsync(args, env);
+      expect((result.stdout + result.stderr).trim()).toBe(withId(output.join('\n')));
+    }
+    // The REST page's second answer (the run had ended), word for word.
+    const rest = shBlock('rest-api.md', '### `POST /api/v1/runs/{run_id}/cancel`');
+    const refusal = rest.split('\n').filter((line) => line.startsWith('{"error"'))[0]!;
+    const res = await fetch(`${api}/runs/${id}/cancel`, { method: 'POST' });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toBe(withId(refusal));
   }, 30_000);
 });

@@ -19,20 +19,14 @@ export default class RunsCancel extends JunctionCommand {
 
   async run(): Promise<RunView & { ended: boolean }> {
     const { args } = await this.parse(RunsCancel);
-    const { CliError } = await import('../../cli-error.js');
-    if (!/^\d{1,15}$/.test(args.id)) {
-      throw new CliError(
-        'INVALID_ARGUMENT',
-        `A run id is a whole number such as 42; got ${JSON.stringify(args.id)}.`,
-        { argument: 'id', value: args.id },
-      );
-    }
+    const { runIdArg } = await import('../../run-args.js');
+    const id = runIdArg(args.id);
     const { createContext } = await import('../../context.js');
     const { cancelRun, runView } = await import('@junction/agent-core/runs');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
-      const { run, ended } = await cancelRun({ store }, Number(args.id), { source: 'cli' });
+      const { run, ended } = await cancelRun({ store }, id, { source: 'cli' });
       if (!this.jsonEnabled()) {
         this.log(
           ended

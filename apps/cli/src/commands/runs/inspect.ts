@@ -31,15 +31,8 @@ export default class RunsInspect extends JunctionCommand {
 
   async run(): Promise<RunInspection> {
     const { args, flags } = await this.parse(RunsInspect);
-    const { CliError } = await import('../../cli-error.js');
-    if (!/^\d{1,15}$/.test(args.id)) {
-      throw new CliError(
-        'INVALID_ARGUMENT',
-        `A run id is a whole number such as 42; got ${JSON.stringify(args.id)}.`,
-        { argument: 'id', value: args.id },
-      );
-    }
-    const id = Number(args.id);
+    const { runIdArg } = await import('../../run-args.js');
+    const id = runIdArg(args.id);
     const { createContext } = await import('../../context.js');
     const { runView, runEventView, payloadLines } = await import('../../run-view.js');
     const { formatDuration } = await import('../../duration.js');
