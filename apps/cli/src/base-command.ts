@@ -13,18 +13,29 @@ export abstract class JunctionCommand extends Command {
   ): Promise<unknown> {
     // `this.exit(n)` after a JSON answer (a run that ended badly) is not an error to print again.
     if (err.code === 'EEXIT' && typeof err.oclif?.exit === 'number') throw err;
-    // oclif's own parse errors (unknown flag, missing argument) keep oclif's handling and exit 2.
-    if (err.oclif || typeof err.code !== 'string' || !/^[A-Z_]+$/.test(err.code)) {
+    const coded = typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code);
+    if (!coded && !this.jsonEnabled()) {
+      // oclif's own parse errors (unknown flag, missing argument) keep oclif's text and exit 2.
       return super.catch(err);
     }
-    const exit = exitCodeFor(err.code);
+    // Under --json every error is the same small object: oclif's refusals are INVALID_USAGE
+    // (exit 2), anything uncoded INTERNAL_ERROR (exit 1) — never the error object dumped.
+    const code = coded ? (err.code as string) : err.oclif ? 'INVALID_USAGE' : 'INTERNAL_ERROR';
+    const exit = coded ? exitCodeFor(code) : (err.oclif?.exit ?? exitCodeFor(code));
     if (this.jsonEnabled()) {
+      const message = stripAnsi(err.message).trim();
       process.stdout.write(
-        `${JSON.stringify({ error: { code: err.code, message: err.message, details: err.details ?? null } }, null, 2)}\n`,
+        `${JSON.stringify({ error: { code, message, details: err.details ?? null } }, null, 2)}\n`,
       );
     } else {
-      process.stderr.write(`Error [${err.code}]: ${err.message}\n`);
+      process.stderr.write(`Error [${code}]: ${err.message}\n`);
     }
     return this.exit(exit);
   }
+}
+
+/** `text` without terminal colour codes (oclif colours parts of its messages). */
+function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }

@@ -21,6 +21,8 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   // usage and input
   INVALID_NAME: 2,
   INVALID_ARGUMENT: 2,
+  // oclif's own refusals: a missing argument, an unknown flag, a bad flag value
+  INVALID_USAGE: 2,
   // configuration and files
   CONFIG_INVALID: 3,
   CONFIG_UNREADABLE: 3,

@@ -20,6 +20,8 @@ export default class Init extends JunctionCommand {
   static override enableJsonFlag = true;
 
   async run(): Promise<InitResult> {
+    // Parsed even with no flags of its own: an unknown flag is refused, not ignored.
+    await this.parse(Init);
     const { createContext } = await import('../context.js');
     const ctx = await createContext();
     try {

@@ -41,7 +41,8 @@ export default class AgentRun extends JunctionCommand {
     var: Flags.string({
       description: 'run variable name=value (repeatable)',
       multiple: true,
-      default: [],
+      // One value per --var: a task after it stays the task.
+      multipleNonGreedy: true,
     }),
     timeout: Flags.integer({
       description: 'seconds before the run ends with status timeout',
@@ -54,7 +55,7 @@ export default class AgentRun extends JunctionCommand {
   async run(): Promise<RunView> {
     const { args, flags } = await this.parse(AgentRun);
     const { parseVars } = await import('../../run-args.js');
-    const variables = parseVars(flags.var);
+    const variables = parseVars(flags.var ?? []);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
     const { submitRun } = await import('@junction/agent-core/runs');

@@ -18,6 +18,8 @@ export default class EnvList extends JunctionCommand {
   static override enableJsonFlag = true;
 
   async run(): Promise<EnvironmentRow[]> {
+    // Parsed even with no flags of its own: an unknown flag is refused, not ignored.
+    await this.parse(EnvList);
     const { createContext } = await import('../../context.js');
     const { formatTable } = await import('../../table.js');
     const ctx = await createContext();

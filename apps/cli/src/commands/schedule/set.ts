@@ -35,7 +35,8 @@ export default class ScheduleSet extends JunctionCommand {
     var: Flags.string({
       description: 'variable name=value of each agent run (repeatable)',
       multiple: true,
-      default: [],
+      // One value per --var: a task after it stays the task.
+      multipleNonGreedy: true,
     }),
     input: Flags.string({
       char: 'i',
@@ -56,7 +57,8 @@ export default class ScheduleSet extends JunctionCommand {
   async run(): Promise<ScheduleView> {
     const { args, flags } = await this.parse(ScheduleSet);
     const { parseVars, readInput } = await import('../../run-args.js');
-    const variables = flags.var.length > 0 ? parseVars(flags.var) : undefined;
+    const vars = flags.var ?? [];
+    const variables = vars.length > 0 ? parseVars(vars) : undefined;
     const input = flags.input === undefined ? undefined : await readInput(flags.input);
     if (
       input !== undefined &&
