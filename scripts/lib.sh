@@ -1,18 +1,22 @@
-# Shared by the quick-start and test scripts: make sure pnpm 10 is here, then install.
+# Shared by the quick-start and test scripts: find or fetch pnpm 10, then install and build.
+# Nothing outside the repository changes: a pnpm 10 already on the PATH is used as it is (any
+# 10.x: the repository's .npmrc keeps pnpm from switching itself to the pinned version), and
+# without one, pnpm is installed into the repository's .tools/ folder (not globally).
 PNPM_VERSION=10.34.8
 
 ensure_pnpm() {
   if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; then
+    echo "==> using pnpm $(pnpm --version) from $(command -v pnpm)" >&2
     PNPM=(pnpm)
     return
   fi
-  echo "==> installing pnpm@${PNPM_VERSION} (npm install -g)" >&2
-  if npm install -g "pnpm@${PNPM_VERSION}" >/dev/null 2>&1 && command -v pnpm >/dev/null 2>&1; then
-    PNPM=(pnpm)
-  else
-    echo "==> global install not possible here; using npx pnpm@${PNPM_VERSION}" >&2
-    PNPM=(npx --yes "pnpm@${PNPM_VERSION}")
+  local local_pnpm=".tools/node_modules/.bin/pnpm"
+  if [ ! -x "$local_pnpm" ]; then
+    echo "==> installing pnpm@${PNPM_VERSION} into ./.tools (this repository only; remove with rm -rf .tools)" >&2
+    npm install --prefix .tools --no-audit --no-fund --loglevel=error "pnpm@${PNPM_VERSION}" >&2
   fi
+  echo "==> using pnpm $("$local_pnpm" --version) from ./.tools" >&2
+  PNPM=("$PWD/$local_pnpm")
 }
 
 install_and_build() {
@@ -24,4 +28,28 @@ install_and_build() {
   fi
   echo "==> building" >&2
   "${PNPM[@]}" run build >&2
+}
+
+# Puts `junction` on the PATH: a two-line shim in ~/.local/bin (the XDG place for a user's
+# commands) that runs this checkout's CLI. Says what it does; never replaces a `junction` it
+# did not write; JUNCTION_NO_LINK=1 skips it.
+link_cli() {
+  if [ -n "${JUNCTION_NO_LINK:-}" ]; then
+    echo "==> not linking junction (JUNCTION_NO_LINK is set); run it as node $PWD/apps/cli/bin/run.js" >&2
+    return
+  fi
+  local dir="${HOME}/.local/bin" shim="${HOME}/.local/bin/junction"
+  local marker="# junction shim: runs the CLI of a Junction checkout"
+  if [ -e "$shim" ] && ! grep -qF "$marker" "$shim" 2>/dev/null; then
+    echo "==> $shim exists and is not ours: left as it is (run node $PWD/apps/cli/bin/run.js)" >&2
+    return
+  fi
+  mkdir -p "$dir"
+  printf '#!/bin/sh\n%s\nexec node "%s/apps/cli/bin/run.js" "$@"\n' "$marker" "$PWD" >"$shim"
+  chmod 755 "$shim"
+  echo "==> linked $shim -> $PWD/apps/cli/bin/run.js (remove it with: rm $shim)" >&2
+  case ":${PATH}:" in
+    *":${dir}:"*) ;;
+    *) echo "==> $dir is not on your PATH: add  export PATH=\"\$HOME/.local/bin:\$PATH\"  to your shell profile" >&2 ;;
+  esac
 }

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_pnpm
 install_and_build
+link_cli
 echo "==> junction init" >&2
 node apps/cli/bin/run.js init
 echo "==> junction serve (Ctrl-C stops it)" >&2

@@ -313,6 +313,7 @@ describe('junction runs, stats and logs', () => {
         queued_at: expect.stringMatching(/Z$/),
         started_at: expect.stringMatching(/Z$/),
         completed_at: expect.stringMatching(/Z$/),
+        cancel_requested_at: null,
       });
     });
 
