@@ -16,10 +16,9 @@ out=${out:-"$repo/dist-pack"}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-if [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" != "10" ]; then
-  echo "==> pnpm 10 is needed (its deploy makes the bundle): see scripts/lib.sh" >&2
-  exit 1
-fi
+# pnpm 10's deploy makes the bundle: the one on the PATH, else the repository's own (.tools/).
+source scripts/lib.sh
+ensure_pnpm
 version=$(node -p "require('./apps/cli/package.json').version")
 for d in apps/cli packages/*; do
   if [ ! -d "$d/dist" ]; then
@@ -48,7 +47,7 @@ stage="$tmp/package"
 # pnpm 10's deploy: apps/cli with a real (hoisted, npm-style) node_modules of its production
 # dependencies from the shared lockfile, workspace packages copied in as folders (injected).
 echo "==> pnpm deploy @junction/cli ${version} (production dependencies, hoisted) into a temp folder" >&2
-pnpm --filter @junction/cli deploy --prod --prefer-offline \
+"${PNPM[@]}" --filter @junction/cli deploy --prod --prefer-offline \
   --config.inject-workspace-packages=true --config.node-linker=hoisted \
   --reporter=append-only "$tmp/deploy" >&2
 # Where pnpm's store is, for the cleanup (asking `pnpm store path` would touch the repo).
