@@ -4,7 +4,8 @@ import { ENV_OVERRIDES } from './env-overrides.js';
 import { resolvePaths } from './paths.js';
 import type { WorkspacePaths } from './paths.js';
 
-function valueAt(root: unknown, key: string): unknown {
+/** The value at a dotted config key (`api.port`) of a parsed config or file, or undefined. */
+export function configValueAt(root: unknown, key: string): unknown {
   let node = root;
   for (const part of key.split('.')) {
     if (typeof node !== 'object' || node === null) return undefined;
@@ -57,7 +58,7 @@ export function defaultConfigYaml(paths: WorkspacePaths = resolvePaths()): strin
     const variable = envOf.get(key);
     const note = variable === undefined ? description : `${description} Env: ${variable}.`;
     lines.push(parts.length === 0 ? `# ${note}` : `# ${indent}# ${note}`);
-    const shown = DERIVED_CONFIG_KEYS.includes(key) ? undefined : valueAt(defaults, key);
+    const shown = DERIVED_CONFIG_KEYS.includes(key) ? undefined : configValueAt(defaults, key);
     lines.push(`# ${indent}${leaf}:${yamlValue(shown)}`);
   }
   return `${lines.join('\n')}\n`;

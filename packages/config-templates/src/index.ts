@@ -18,7 +18,7 @@ export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';
 export type { EnvOverride, EnvOverrideKind } from './env-overrides.js';
 export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions } from './load-config.js';
-export { defaultConfigYaml } from './default-config.js';
+export { configValueAt, defaultConfigYaml } from './default-config.js';
 
 export { DEFAULT_ENVIRONMENT, WORKFLOW_FILE_SUFFIXES, Workspace } from './workspace.js';
 export type { CopyAgentOptions, InitResult } from './workspace.js';

@@ -37,15 +37,6 @@ function isSecret(key: string): boolean {
   return SECRET_NAME.test(leaf) && !/_(url|env_var)$/i.test(leaf);
 }
 
-function valueAt(root: unknown, key: string): unknown {
-  let node = root;
-  for (const part of key.split('.')) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node;
-}
-
 function isEmpty(value: unknown): boolean {
   return (
     value === undefined ||
@@ -109,7 +100,7 @@ export default class ConfigShow extends JunctionCommand {
         variable !== undefined && (env[variable] ?? '') !== '';
       const sourceOf = (key: string): SettingSource => {
         if (isSet(overrides.get(key))) return 'env';
-        const written = valueAt(file, key);
+        const written = ct.configValueAt(file, key);
         if (written !== undefined && written !== null) return 'file';
         // The loader turns coding tools on when config.yaml has a coding section (spec §7).
         if (key === 'coding.enabled' && typeof file.coding === 'object' && file.coding !== null) {
@@ -120,7 +111,7 @@ export default class ConfigShow extends JunctionCommand {
       const settings: SettingView[] = [
         ...ct.listConfigKeys(ct.createConfigSchema(paths)).map(({ key }) => ({
           key,
-          value: valueAt(config, key) ?? null,
+          value: ct.configValueAt(config, key) ?? null,
           source: sourceOf(key),
         })),
         ...OTHER_VARIABLES.map((variable) => ({
