@@ -56,6 +56,8 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   // agents and tools
   AGENT_INVALID: 3,
   AGENT_EXISTS: 5,
+  AGENT_IN_USE: 5,
+  ENVIRONMENT_IN_USE: 5,
   TOOL_NOT_FOUND: 4,
   TOOL_AMBIGUOUS: 4,
   SUB_AGENT_NOT_FOUND: 4,

@@ -201,6 +201,14 @@ export class Workspace {
     );
   }
 
+  /** Removes an environment's folder and everything in it; false when there was none. */
+  async removeEnvironment(env: string): Promise<boolean> {
+    const dir = this.environmentDir(env);
+    if (!(await this.hasEnvironment(env))) return false;
+    await rm(dir, { recursive: true, force: true });
+    return true;
+  }
+
   /** Creates environments/<name>/ with agents/, workflows/ and an empty variables.yml; refuses an existing or invalid name. */
   async createEnvironment(env: string): Promise<string> {
     const dir = this.environmentDir(env);

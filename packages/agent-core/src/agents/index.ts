@@ -4,4 +4,6 @@ export { findAgent } from './find-agent.js';
 export type { AgentSelector } from './find-agent.js';
 export { agentView, createAgent, requireAgent, updateAgent } from './agent-admin.js';
 export type { AgentView } from './agent-admin.js';
+export { deleteAgent, deleteEnvironment } from './delete.js';
+export type { DeletedAgent, DeletedEnvironment } from './delete.js';
 export { checkSubAgents, registerAgent, resolveTools, storedToolIndex } from './agent-registry.js';
