@@ -98,6 +98,11 @@ describe('cancelling a run', () => {
       type: 'run_error',
       payload: { message: CANCELLED_MESSAGE, status: 'cancelled' },
     });
+    // Logged as what it is: cancelled, at info, not a failed run.
+    const lines = h.logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const end = lines.find((l) => l.run_id === run.id && l.msg === 'run cancelled');
+    expect(end).toMatchObject({ level: 'info', status: 'cancelled', run_status: 'cancelled' });
+    expect(lines.some((l) => l.run_id === run.id && l.msg === 'run failed')).toBe(false);
     // Cancelling again says it already ended.
     await expect(door.cancel(run.id)).rejects.toMatchObject({
       code: 'RUN_ENDED',

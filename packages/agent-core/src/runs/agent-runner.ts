@@ -351,6 +351,9 @@ export class AgentRunner {
         steps_taken: finished.stepsTaken,
       };
       if (ok) logger.info('run completed', fields);
+      // Someone asked it to stop (Ctrl-C, a cancel): an outcome, not a failure to look into.
+      else if (finished.status === 'cancelled')
+        logger.info('run cancelled', { ...fields, status: 'cancelled' });
       else logger.error('run failed', { ...fields, error: finished.error });
       return finished;
     } finally {
