@@ -6,3 +6,9 @@ export const envFlag = Flags.string({
   description: 'environment to use',
   default: 'default',
 });
+
+/** `--no-color`: status words without colour (as NO_COLOR does; a pipe never gets colour). */
+export const noColorFlag = Flags.boolean({
+  description: 'no colour in the output (also NO_COLOR=1; output to a pipe has none)',
+  default: false,
+});

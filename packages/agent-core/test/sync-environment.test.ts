@@ -112,6 +112,14 @@ describe('syncEnvironment', () => {
       'list_directory',
     ]);
     expect(events.filter((e) => e.type === 'server')).toHaveLength(2);
+    // Each server is announced as it starts, before its outcome, naming only its program.
+    const starts = events.filter((e) => e.type === 'server_start');
+    expect(starts.map((e) => e.name).sort()).toEqual(['calc', 'files']);
+    for (const start of starts) {
+      const done = events.findIndex((e) => e.type === 'server' && e.server.name === start.name);
+      expect(events.indexOf(start)).toBeLessThan(done);
+      expect(start.command).toMatch(/^[^/\s]+$/);
+    }
     expect(events.some((e) => e.type === 'agent' && e.agent.name === 'helper')).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { SyncReport } from '@junction/agent-core/sync';
 import type { SyncWorkflowsResult } from '@junction/workflows';
 import { JunctionCommand } from '../base-command.js';
+import { noColorFlag } from '../flags.js';
 
 /** A list of names cut to fit a table cell. */
 function brief(names: string[], width = 40): string {
@@ -33,6 +34,7 @@ export default class Sync extends JunctionCommand {
       default: 60,
       min: 1,
     }),
+    'no-color': noColorFlag,
   };
 
   static override enableJsonFlag = true;
@@ -49,6 +51,10 @@ export default class Sync extends JunctionCommand {
       requestTimeoutMs: flags.timeout * 1000,
       clientName: 'junction',
     });
+    const { Spinner, colourOn, paint } = await import('../progress.js');
+    // Live at a terminal (servers under way, status in colour); plain lines in a pipe.
+    const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
+    const colour = colourOn(flags['no-color']);
     let agentsReport: SyncReport;
     let workflows: SyncWorkflowsResult;
     try {
@@ -64,22 +70,29 @@ export default class Sync extends JunctionCommand {
         environment: args.environment,
         dryRun: flags['dry-run'],
         onProgress: (event) => {
-          if (event.type === 'server') {
+          if (event.type === 'server_start') {
+            spinner.start(
+              `${event.config}/${event.name}`,
+              `starting ${event.name}${event.command ? ` (${event.command})` : ''}`,
+            );
+          } else if (event.type === 'server') {
             const s = event.server;
-            this.log(
-              `  server  ${s.config}/${s.name}  ${s.status}  ${s.tools} tools` +
+            spinner.done(`${s.config}/${s.name}`);
+            spinner.line(
+              `  server  ${s.config}/${s.name}  ${paint(s.status, colour)}  ${s.tools} tools` +
                 (s.error ? `  — ${s.error}` : ''),
             );
           } else if (event.type === 'config') {
             const c = event.config;
-            this.log(
-              `config  ${c.name}  ${c.status}  ${c.servers.length} servers` +
+            spinner.line(
+              `config  ${c.name}  ${paint(c.status, colour)}  ${c.servers.length} servers` +
                 (c.error ? `  — ${c.error}` : ''),
             );
           } else {
             const a = event.agent;
-            this.log(
-              `agent   ${a.name}  ${a.status}  (${a.change})` + (a.error ? `  — ${a.error}` : ''),
+            spinner.line(
+              `agent   ${a.name}  ${paint(a.status, colour)}  (${a.change})` +
+                (a.error ? `  — ${a.error}` : ''),
             );
           }
         },
@@ -102,6 +115,7 @@ export default class Sync extends JunctionCommand {
           this.log(`workflow ${id}  disabled (its file is gone or invalid)`);
       }
     } finally {
+      spinner.stop();
       await pool.closeAll();
       await ctx.close();
     }

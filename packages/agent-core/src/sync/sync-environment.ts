@@ -101,6 +101,14 @@ export interface SyncReport {
 }
 
 export type SyncProgress =
+  /** A server is being started and asked for its tools (`npx` may be downloading it). */
+  | {
+      type: 'server_start';
+      name: string;
+      config: string;
+      transport: string;
+      command: string | null;
+    }
   | { type: 'server'; server: ServerReport }
   | { type: 'config'; config: ConfigReport }
   | { type: 'agent'; agent: AgentReport };
@@ -318,6 +326,14 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
       const stored = serverByName.get(name);
       const before = toolsByServer.get(name) ?? [];
       const change = serverChange(stored, spec);
+      emit({
+        type: 'server_start',
+        name,
+        config: config.name,
+        transport: spec.transport,
+        // The program only: its arguments may carry values from variables.yml.
+        command: spec.transport === 'stdio' ? path.basename(spec.command ?? '') || null : null,
+      });
       try {
         const tools = await pool.listTools(serverKey(environment, name), spec, {
           ...(options.listTimeoutMs ? { timeoutMs: options.listTimeoutMs } : {}),

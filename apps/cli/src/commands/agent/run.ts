@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { RunProgressEvent } from '@junction/agent-core/runs';
 import { JunctionCommand } from '../../base-command.js';
+import { noColorFlag } from '../../flags.js';
 
 export interface RunView {
   run_id: number;
@@ -48,6 +49,7 @@ export default class AgentRun extends JunctionCommand {
       description: 'seconds before the run ends with status timeout',
       min: 1,
     }),
+    'no-color': noColorFlag,
   };
 
   static override enableJsonFlag = true;
@@ -59,6 +61,7 @@ export default class AgentRun extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
     const { submitRun } = await import('@junction/agent-core/runs');
+    const { Spinner, colourOn, paint } = await import('../../progress.js');
     const ctx = await createContext();
     const service = await createService(ctx, { version: this.config.version });
     const workers = service.executor?.workers;
@@ -82,13 +85,31 @@ export default class AgentRun extends JunctionCommand {
       );
       const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
       if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
+      // At a terminal a spinner says what the run waits for; in a pipe, the plain lines only.
+      const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
+      spinner.start('run', 'waiting for the model (turn 1)');
       // The run carries its own timeout (timeout_seconds), as a run of any other caller would.
-      const finished = await workers.execute(run, {
-        signal: controller.signal,
-        onEvent: (event) => {
-          if (!this.jsonEnabled()) this.log(describe(event));
-        },
-      });
+      const finished = await workers
+        .execute(run, {
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (this.jsonEnabled()) return;
+            spinner.line(describe(event));
+            if (event.type === 'model_turn') {
+              const calls = event.turn.toolCalls.map((c) => c.name);
+              spinner.start(
+                'run',
+                calls.length > 0
+                  ? `calling ${calls.join(', ')}`
+                  : `waiting for the model (turn ${event.turn.step + 1})`,
+              );
+            } else {
+              spinner.start('run', 'waiting for the model');
+            }
+          },
+        })
+        .finally(() => spinner.stop());
+      const colour = colourOn(flags['no-color']);
       const view: RunView = {
         run_id: finished.id,
         agent_id: finished.agentId,
@@ -117,10 +138,12 @@ export default class AgentRun extends JunctionCommand {
       if (finished.status === 'completed') {
         this.log(`\n${finished.finalResponse ?? ''}\n`);
       } else {
-        this.logToStderr(`\nRun ${finished.id} ended ${finished.status}: ${finished.error ?? ''}`);
+        this.logToStderr(
+          `\nRun ${finished.id} ended ${paint(finished.status, colour)}: ${finished.error ?? ''}`,
+        );
       }
       this.log(
-        `run ${finished.id} ${finished.status} in ${((view.duration_ms ?? 0) / 1000).toFixed(1)}s, ` +
+        `run ${finished.id} ${paint(finished.status, colour)} in ${((view.duration_ms ?? 0) / 1000).toFixed(1)}s, ` +
           `${finished.stepsTaken} model turns, tokens ${finished.inputTokens} in / ${finished.outputTokens} out`,
       );
       if (exit !== 0) return this.exit(exit);

@@ -1,0 +1,104 @@
+// Live progress at a terminal (issue 16): a spinner says what a run or a sync waits for, status
+// words are in colour; NO_COLOR and --no-color take the colour away; a pipe gets plain lines.
+// The terminal is a real pseudo-terminal (util-linux `script`).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
+import { runCliAsync, syncedWorkspace } from './run-cli.js';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
+const KEY = 'sk-live-progress-key-123456';
+const GREEN_COMPLETED = '\u001b[32mcompleted\u001b[39m';
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
+let fake: FakeOpenAI;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({});
+  env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
+}, 60_000);
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(() => fake.reset());
+
+/** `junction args` under a pseudo-terminal; everything it wrote, as the terminal got it. */
+function atTerminal(
+  args: string[],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; output: string }> {
+  const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...extra },
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, output });
+    });
+  });
+}
+
+describe('junction agent run', () => {
+  it('at a terminal: a spinner while the model thinks, the status in colour', async () => {
+    fake.script([{ delayMs: 800, text: 'Two and two make four.' }]);
+    const { status, output } = await atTerminal(['agent', 'run', 'assistant', 'add 2 and 2']);
+    expect(status).toBe(0);
+    expect(output).toMatch(SPINNER);
+    expect(output).toContain('waiting for the model (turn 1)');
+    expect(output).toContain('Two and two make four.');
+    expect(output).toContain(GREEN_COMPLETED);
+  });
+
+  it('names the tool it calls while the call runs', async () => {
+    fake.script([
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 2 } }] },
+      { delayMs: 500, text: 'It is 4.' },
+    ]);
+    const { output } = await atTerminal(['agent', 'run', 'assistant', 'add 2 and 2']);
+    expect(output).toContain('calling add');
+    expect(output).toContain('tool calc/add  ok');
+  });
+
+  it('NO_COLOR=1 and --no-color: no colour, the spinner stays', async () => {
+    fake.script([{ delayMs: 500, text: 'fine' }]);
+    const noColor = await atTerminal(['agent', 'run', 'assistant', 'hi'], { NO_COLOR: '1' });
+    expect(noColor.output).not.toContain(GREEN_COMPLETED);
+    expect(noColor.output).toMatch(/run \d+ completed in/);
+    expect(noColor.output).toMatch(SPINNER);
+    fake.script([{ text: 'fine' }]);
+    const flag = await atTerminal(['agent', 'run', 'assistant', 'hi', '--no-color']);
+    expect(flag.output).not.toContain(GREEN_COMPLETED);
+  });
+
+  it('in a pipe: plain lines, no spinner and no escape codes', async () => {
+    fake.script([{ delayMs: 500, text: 'plain answer' }]);
+    const result = await runCliAsync(['agent', 'run', 'assistant', 'hi'], env);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('plain answer');
+    expect(result.stdout + result.stderr).not.toContain('\u001b[');
+    expect(result.stdout + result.stderr).not.toMatch(SPINNER);
+  });
+});
+
+describe('junction sync', () => {
+  it('at a terminal: each server named as it starts, then its status in colour', async () => {
+    const { status, output } = await atTerminal(['sync', 'default']);
+    expect(status).toBe(0);
+    expect(output).toMatch(/starting calc \(node\)/);
+    expect(output).toContain('\u001b[32mconnected\u001b[39m');
+  });
+
+  it('in a pipe: the same report as plain lines', async () => {
+    const result = await runCliAsync(['sync', 'default'], env);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/server {2}filesystem\/calc {2}connected {2}\d+ tools/);
+    expect(result.stdout + result.stderr).not.toContain('\u001b[');
+  });
+});
