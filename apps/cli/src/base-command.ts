@@ -1,4 +1,5 @@
 import { Command } from '@oclif/core';
+import { applyTableFlags } from './table.js';
 import { exitCodeFor } from './exit-codes.js';
 
 interface CodedError extends Error {
@@ -8,6 +9,18 @@ interface CodedError extends Error {
 
 /** Base of every junction command: coded errors become a clear message and a mapped exit code. */
 export abstract class JunctionCommand extends Command {
+  /** Lets tables know --columns and --no-truncate (table.ts); oclif checks them as flags. */
+  public override async init(): Promise<void> {
+    await super.init();
+    const argv = this.argv;
+    const flags: Record<string, unknown> = { 'no-truncate': argv.includes('--no-truncate') };
+    argv.forEach((arg, i) => {
+      if (arg === '--columns') flags.columns = argv[i + 1];
+      else if (arg.startsWith('--columns=')) flags.columns = arg.slice('--columns='.length);
+    });
+    applyTableFlags(flags);
+  }
+
   protected override async catch(
     err: CodedError & { exitCode?: number; oclif?: { exit?: number } },
   ): Promise<unknown> {

@@ -12,3 +12,14 @@ export const noColorFlag = Flags.boolean({
   description: 'no colour in the output (also NO_COLOR=1; output to a pipe has none)',
   default: false,
 });
+
+/** `--columns` and `--no-truncate` of a command that prints a table (see table.ts). */
+export const tableFlags = {
+  columns: Flags.string({
+    description: 'only these columns, comma-separated, in this order (e.g. id,status)',
+  }),
+  'no-truncate': Flags.boolean({
+    description: 'never cut long values to the terminal width',
+    default: false,
+  }),
+};

@@ -1,10 +1,96 @@
 import { visibleText } from '@junction/config-templates';
+import { CliError } from './cli-error.js';
 
-/** Formats rows as a left-aligned plain-text table with a header line; no cell can break a line or send a terminal escape. */
+/** How tables print in this process: set from --columns and --no-truncate (base-command.ts). */
+interface TableSettings {
+  /** Cut to this many characters a line (a terminal's width); undefined: never cut. */
+  width?: number;
+  /** Only these columns, by header (case-insensitive), in this order. */
+  columns?: string[];
+}
+
+let settings: TableSettings = {};
+
+/**
+ * Reads the table flags of a command: at a terminal, lines are cut to its width unless
+ * --no-truncate; in a pipe never. --columns picks columns.
+ */
+export function applyTableFlags(flags: Record<string, unknown>): void {
+  const width =
+    flags['no-truncate'] === true || process.stdout.isTTY !== true
+      ? undefined
+      : (process.stdout.columns ?? 0) >= 20
+        ? process.stdout.columns
+        : undefined;
+  const columns =
+    typeof flags.columns === 'string'
+      ? flags.columns
+          .split(',')
+          .map((c) => c.trim())
+          .filter((c) => c !== '')
+      : undefined;
+  settings = {
+    ...(width !== undefined ? { width } : {}),
+    ...(columns !== undefined && columns.length > 0 ? { columns } : {}),
+  };
+}
+
+/** Narrowest a cut column gets (its header stays readable). */
+const MIN_CUT = 6;
+
+/**
+ * Formats rows as a left-aligned plain-text table with a header line; no cell can break a line
+ * or send a terminal escape. Honours --columns (INVALID_ARGUMENT naming the columns there are)
+ * and, at a terminal, cuts the widest columns with "…" until a line fits its width.
+ */
 export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
-  const cells = [headers, ...rows.map((r) => r.map((c) => visibleText(String(c))))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  let picked = headers.map((_, i) => i);
+  if (settings.columns) {
+    // `last sync`, `last_sync` and `LAST-SYNC` name the same column.
+    const key = (name: string): string => name.toLowerCase().replace(/[\s_-]+/g, '_');
+    picked = settings.columns.map((name) => {
+      const i = headers.findIndex((h) => key(h) === key(name));
+      if (i < 0) {
+        throw new CliError(
+          'INVALID_ARGUMENT',
+          `--columns: there is no column "${name}"; the columns are ${headers.map(key).join(', ')}.`,
+          { argument: 'columns', value: name },
+        );
+      }
+      return i;
+    });
+  }
+  const cells = [headers, ...rows.map((r) => r.map((c) => visibleText(String(c))))].map((r) =>
+    picked.map((i) => r[i] ?? ''),
+  );
+  const widths = picked.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  if (settings.width !== undefined) {
+    const total = (): number => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+    for (;;) {
+      if (total() <= settings.width) break;
+      let widest = -1;
+      widths.forEach((w, i) => {
+        const floor = Math.max(MIN_CUT, (cells[0]?.[i] ?? '').length);
+        if (w > floor && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+      });
+      if (widest < 0) break;
+      widths[widest] = Math.max(
+        Math.max(MIN_CUT, (cells[0]?.[widest] ?? '').length),
+        (widths[widest] ?? 0) - (total() - settings.width),
+      );
+    }
+  }
+  const cut = (text: string, width: number): string =>
+    text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text;
   return cells
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  '))
+    .map((r) =>
+      r
+        .map((c, i) => {
+          const w = widths[i] ?? 0;
+          const shown = cut(c, w);
+          return i === r.length - 1 ? shown : shown.padEnd(w);
+        })
+        .join('  '),
+    )
     .join('\n');
 }

@@ -272,7 +272,7 @@ describe('junction runs, stats and logs', () => {
       );
       expect(text.stdout).toMatch(
         new RegExp(
-          `^${ids.main}\\s+writer\\s+completed\\s+2\\s+100/50\\s+2\\.0s\\s+1h ago\\s+Summarise the quarterly report for the…$`,
+          `^${ids.main}\\s+writer\\s+completed\\s+2\\s+100/50\\s+2\\.0s\\s+1h ago\\s+Summarise the quarterly report for the finance team and email it to everyone$`,
           'm',
         ),
       );

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 import type { AgentView } from '../../agent-view.js';
 
 export default class AgentList extends JunctionCommand {
@@ -11,6 +12,7 @@ export default class AgentList extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     env: Flags.string({ char: 'e', description: 'only this environment (default: all)' }),
   };
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { YamlResult } from '@junction/config-templates';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 /** Where an effective setting came from. */
 export type SettingSource = 'file' | 'env' | 'default';
@@ -80,6 +81,8 @@ export default class ConfigShow extends JunctionCommand {
     '<%= config.bin %> config show',
     'JUNCTION_API_PORT=9585 <%= config.bin %> config show --json',
   ];
+
+  static override flags = { ...tableFlags };
 
   static override enableJsonFlag = true;
 

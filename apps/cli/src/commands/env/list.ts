@@ -1,4 +1,5 @@
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export interface EnvironmentRow {
   name: string;
@@ -14,6 +15,8 @@ export default class EnvList extends JunctionCommand {
     'List environments: agent files and MCP templates on disk, synced servers and tools, last sync.';
 
   static override examples = ['<%= config.bin %> env list', '<%= config.bin %> env list --json'];
+
+  static override flags = { ...tableFlags };
 
   static override enableJsonFlag = true;
 

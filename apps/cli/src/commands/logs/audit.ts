@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export interface AuditView {
   id: number;
@@ -25,6 +26,7 @@ export default class LogsAudit extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     filter: Flags.string({
       description: 'only entries whose source or transport is this (mcp, rest, cli, stdio, http …)',
     }),

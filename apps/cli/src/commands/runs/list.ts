@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 import type { RunView } from '../../run-view.js';
 
 export default class RunsList extends JunctionCommand {
@@ -13,6 +14,7 @@ export default class RunsList extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     'min-duration': Flags.string({
       description: 'only finished runs that took at least this long (500ms, 5s, 2m, 1h, 7d)',
     }),
@@ -97,7 +99,7 @@ export default class RunsList extends JunctionCommand {
               `${v.input_tokens}/${v.output_tokens}`,
               v.duration_ms === null ? '-' : formatDuration(v.duration_ms),
               formatAgo(new Date(v.queued_at), now),
-              oneLine(v.task, 40),
+              oneLine(v.task, 1000),
             ]),
           ),
         );

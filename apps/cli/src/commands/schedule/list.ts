@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { ScheduleView } from '@junction/scheduler';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export default class ScheduleList extends JunctionCommand {
   static override description =
@@ -12,6 +13,7 @@ export default class ScheduleList extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     kind: Flags.string({ char: 'k', description: 'only schedules of agents or of workflows' }),
     env: Flags.string({
       char: 'e',

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export interface RunStats {
   period: string;
@@ -21,6 +22,7 @@ export default class StatsRuns extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     period: Flags.string({
       char: 'p',
       description: 'how far back to look (500ms, 5s, 2m, 1h, 7d)',

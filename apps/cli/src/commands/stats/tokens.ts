@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export interface TokenStats {
   group_by: 'agent' | 'model';
@@ -25,6 +26,7 @@ export default class StatsTokens extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     'group-by': Flags.string({
       description: 'one row per agent or per model',
       options: ['agent', 'model'],

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export default class WorkflowList extends JunctionCommand {
   static override description =
@@ -11,6 +12,7 @@ export default class WorkflowList extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     env: Flags.string({
       char: 'e',
       description: 'only workflows of this environment (default: all)',

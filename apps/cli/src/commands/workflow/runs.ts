@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { WorkflowRunStatus } from '@junction/store';
 import { JunctionCommand } from '../../base-command.js';
+import { tableFlags } from '../../flags.js';
 
 export default class WorkflowRuns extends JunctionCommand {
   static override description =
@@ -12,6 +13,7 @@ export default class WorkflowRuns extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     workflow: Flags.string({ char: 'w', description: 'only runs of this workflow id' }),
     status: Flags.string({
       char: 's',

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { ApprovalStatus } from '@junction/store';
 import { JunctionCommand } from '../../../base-command.js';
+import { tableFlags } from '../../../flags.js';
 
 export default class WorkflowApprovals extends JunctionCommand {
   static override description =
@@ -14,6 +15,7 @@ export default class WorkflowApprovals extends JunctionCommand {
   ];
 
   static override flags = {
+    ...tableFlags,
     status: Flags.string({
       char: 's',
       description: 'approvals with this status: pending, approved, rejected, timed_out, or all',
