@@ -37,6 +37,21 @@ export function formatTime(when: Date): string {
   return when.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/**
+ * A time as every table shows it: `12s ago`, `5m ago`, `3h ago`, `2d ago` — or, ahead of `now`,
+ * `in 12s`, `in 5m`, `in 3h`, `in 2d` — within a week; an ISO time (to the second) beyond.
+ * `--json` always gives ISO times.
+ */
+export function formatWhen(when: Date, now: Date = new Date()): string {
+  const ms = when.getTime() - now.getTime();
+  if (ms <= 1000) return formatAgo(when, now);
+  if (ms >= 7 * UNIT_MS.d) return formatTime(when);
+  if (ms < UNIT_MS.m) return `in ${Math.ceil(ms / UNIT_MS.s)}s`;
+  if (ms < UNIT_MS.h) return `in ${Math.round(ms / UNIT_MS.m)}m`;
+  if (ms < UNIT_MS.d) return `in ${Math.round(ms / UNIT_MS.h)}h`;
+  return `in ${Math.round(ms / UNIT_MS.d)}d`;
+}
+
 /** `12s ago`, `5m ago`, `3h ago`, `2d ago` within a week of `now`; an ISO time (to the second) beyond. */
 export function formatAgo(when: Date, now: Date = new Date()): string {
   const ms = now.getTime() - when.getTime();

@@ -2,7 +2,7 @@
 // (`scheduleView`); these lines and rows are drawn from it, never from the stored row.
 import { visibleText } from '@junction/config-templates';
 import type { ScheduleView } from '@junction/scheduler';
-import { formatAgo, formatTime } from './duration.js';
+import { formatAgo, formatTime, formatWhen } from './duration.js';
 
 /** The columns of `schedule list`. */
 export const SCHEDULE_COLUMNS = [
@@ -23,8 +23,12 @@ function zoneOf(view: ScheduleView): string {
   return view.timezone ?? 'local';
 }
 
-function nextFire(view: ScheduleView): string {
-  if (view.next_run_at) return formatTime(new Date(view.next_run_at));
+/** The next fire: relative to `now` in a table, the exact time in a detail view (no `now`). */
+function nextFire(view: ScheduleView, now?: Date): string {
+  if (view.next_run_at) {
+    const at = new Date(view.next_run_at);
+    return now ? formatWhen(at, now) : formatTime(at);
+  }
   return view.enabled ? '-' : 'never (disabled)';
 }
 
@@ -44,7 +48,7 @@ export function scheduleRow(view: ScheduleView, environment: string, now: Date):
     view.cron,
     zoneOf(view),
     view.enabled ? 'yes' : 'no',
-    nextFire(view),
+    nextFire(view, now),
     view.last_run_at ? formatAgo(new Date(view.last_run_at), now) : '-',
     lastOutcome(view),
     view.origin,

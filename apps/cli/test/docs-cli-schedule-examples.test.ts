@@ -1,5 +1,5 @@
 // The `junction schedule` examples of docs/cli.md run, in the page's order, against a fresh
-// workspace, and print what the page shows — but for times (next fire, "2s ago") and column
+// workspace, and print what the page shows — but for times ("in 6h", "2s ago") and column
 // widths, which depend on when and where the test runs.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +28,7 @@ function comparable(text: string): string[] {
       line
         .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>')
         .replace(/\b(\d+[smhd] ago|just now)\b/g, '<ago>')
+        .replace(/\bin \d+[smhd]\b/g, '<in>')
         .replace(/\s+/g, ' ')
         .trim(),
     );

@@ -645,8 +645,9 @@ describe('junction runs, stats and logs', () => {
       );
       const rows = mcp.stdout.trimEnd().split('\n').slice(1);
       expect(rows).toHaveLength(2);
-      expect(rows[0]).toMatch(/Z\s+mcp\s+http\s+alice\s+list_agents\s+denied\s+-$/);
-      expect(rows[1]).toMatch(/Z\s+mcp\s+stdio\s+-\s+call_agent\s+success\s+1\.5s$/);
+      // Times relative in a table (ISO under --json, below).
+      expect(rows[0]).toMatch(/^\d+[smhd] ago\s+mcp\s+http\s+alice\s+list_agents\s+denied\s+-$/);
+      expect(rows[1]).toMatch(/ago\s+mcp\s+stdio\s+-\s+call_agent\s+success\s+1\.5s$/);
 
       type Entry = { source: string; transport: string | null; action: string };
       expect(json<Entry[]>(http).map((e) => e.action)).toEqual(['list_agents', 'queue']);

@@ -25,6 +25,7 @@ export default class EnvList extends JunctionCommand {
     await this.parse(EnvList);
     const { createContext } = await import('../../context.js');
     const { formatTable } = await import('../../table.js');
+    const { formatWhen } = await import('../../duration.js');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
@@ -53,7 +54,7 @@ export default class EnvList extends JunctionCommand {
               r.mcp_configs,
               r.mcp_servers,
               r.tools,
-              r.last_synced_at ?? 'never',
+              r.last_synced_at ? formatWhen(new Date(r.last_synced_at)) : 'never',
             ]),
           ),
         );

@@ -45,7 +45,7 @@ export default class LogsAudit extends JunctionCommand {
     const { flags } = await this.parse(LogsAudit);
     const { createContext } = await import('../../context.js');
     const { formatTable } = await import('../../table.js');
-    const { formatDuration } = await import('../../duration.js');
+    const { formatDuration, formatWhen } = await import('../../duration.js');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
@@ -90,7 +90,7 @@ export default class LogsAudit extends JunctionCommand {
           formatTable(
             ['AT', 'SOURCE', 'TRANSPORT', 'ACTOR', 'ACTION', 'OUTCOME', 'DURATION'],
             views.map((v) => [
-              v.at,
+              formatWhen(new Date(v.at)),
               v.source,
               v.transport ?? '-',
               v.actor ?? '-',

@@ -41,6 +41,7 @@ export default class WorkflowRuns extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { workflowRunView } = await import('@junction/workflows');
     const { formatTable } = await import('../../table.js');
+    const { formatWhen } = await import('../../duration.js');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
@@ -61,7 +62,7 @@ export default class WorkflowRuns extends JunctionCommand {
                 r.workflowKey,
                 r.status,
                 r.currentStep ?? '-',
-                r.createdAt.toISOString(),
+                formatWhen(r.createdAt),
               ]),
             ),
           );

@@ -38,6 +38,7 @@ export default class WorkflowApprovals extends JunctionCommand {
     const { statusArg } = await import('../../../workflow-args.js');
     const { approvalView } = await import('@junction/workflows');
     const { formatTable } = await import('../../../table.js');
+    const { formatWhen } = await import('../../../duration.js');
     const status =
       flags.status === 'all'
         ? undefined
@@ -62,7 +63,7 @@ export default class WorkflowApprovals extends JunctionCommand {
                 a.workflowRunId,
                 a.stepName,
                 a.status,
-                a.expiresAt?.toISOString() ?? '-',
+                a.expiresAt ? formatWhen(a.expiresAt) : '-',
                 a.message.slice(0, 80),
               ]),
             ),
