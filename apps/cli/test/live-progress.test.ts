@@ -66,6 +66,26 @@ describe('junction agent run', () => {
     expect(output).toContain('tool calc/add  ok');
   });
 
+  it('says when it retries and why: "retrying in 2 s (429 from the provider)"', async () => {
+    fake.script([
+      { error: { status: 429, message: 'Rate limit reached' } },
+      { text: 'after the retry' },
+    ]);
+    const { status, output } = await atTerminal(['agent', 'run', 'assistant', 'hi']);
+    expect(status).toBe(0);
+    expect(output).toContain('retrying in 2 s (429 from the provider)');
+    expect(output).toContain('waiting to retry (attempt 2)');
+    expect(output).toContain('after the retry');
+  });
+
+  it('a retry-after header sets the wait it announces', async () => {
+    fake.script([{ error: { status: 503, message: 'busy' }, retryAfterMs: 300 }, { text: 'ok' }]);
+    const result = await runCliAsync(['agent', 'run', 'assistant', 'hi'], env);
+    expect(result.status).toBe(0);
+    // In a pipe too, as a plain line.
+    expect(result.stdout).toContain('retrying in 0.3 s (503 from the provider)');
+  });
+
   it('NO_COLOR=1 and --no-color: no colour, the spinner stays', async () => {
     fake.script([{ delayMs: 500, text: 'fine' }]);
     const noColor = await atTerminal(['agent', 'run', 'assistant', 'hi'], { NO_COLOR: '1' });

@@ -3,7 +3,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3Middleware,
 } from '@ai-sdk/provider';
-import { wrapLanguageModel } from 'ai';
+import { APICallError, wrapLanguageModel } from 'ai';
 import type { Metrics, Tracer } from '@junction/telemetry';
 import { llmGenerateAttributes, SPAN_LLM_GENERATE, withSpan } from '@junction/telemetry';
 
@@ -29,6 +29,47 @@ export interface ModelTurnHooks {
   provider: string;
   now?: () => number;
   onTurn: (turn: ModelTurn) => Promise<void> | void;
+  /**
+   * A model call failed and the AI SDK will call again (at most `maxRetries` times a turn):
+   * `attempt` is the failed call's number within the turn, `delayMs` the wait before the next.
+   */
+  onRetry?: (retry: ModelRetry) => void;
+  /** Retries the AI SDK makes per turn (generateText's maxRetries). Default 2, as the SDK's. */
+  maxRetries?: number;
+}
+
+/** A failed model call that is tried again. */
+export interface ModelRetry {
+  attempt: number;
+  delayMs: number;
+  /** The provider's HTTP status, or null for a network failure. */
+  status: number | null;
+}
+
+/**
+ * The wait before the AI SDK's next attempt, by its own rule (ai's retry with exponential
+ * backoff respecting retry headers): `retry-after-ms` or `retry-after` when under 60 s (or
+ * under the backoff), else 2 s doubled per attempt. Kept here only to say it to a person.
+ */
+export function retryDelayMs(err: unknown, attempt: number): number {
+  const backoff = 2000 * 2 ** (attempt - 1);
+  const headers = APICallError.isInstance(err) ? err.responseHeaders : undefined;
+  let ms: number | undefined;
+  const afterMs = headers?.['retry-after-ms'];
+  if (afterMs !== undefined && !Number.isNaN(parseFloat(afterMs))) ms = parseFloat(afterMs);
+  const after = headers?.['retry-after'];
+  if (after !== undefined && ms === undefined) {
+    const seconds = parseFloat(after);
+    ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+  }
+  return ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < 60_000 || ms < backoff)
+    ? ms
+    : backoff;
+}
+
+/** True when the AI SDK tries a failed call again (a retryable provider answer). */
+function retryable(err: unknown): boolean {
+  return APICallError.isInstance(err) && err.isRetryable === true;
 }
 
 function summarise(
@@ -58,6 +99,8 @@ function summarise(
 export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): LanguageModelV3 {
   const now = hooks.now ?? Date.now;
   let step = 0;
+  // Failed calls since the last turn that succeeded: the attempt number within a turn.
+  let failures = 0;
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) =>
@@ -77,8 +120,19 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
               latencySeconds: (now() - started) / 1000,
               error: true,
             });
+            failures += 1;
+            if (retryable(err) && failures <= (hooks.maxRetries ?? 2)) {
+              hooks.onRetry?.({
+                attempt: failures,
+                delayMs: retryDelayMs(err, failures),
+                status: APICallError.isInstance(err) ? (err.statusCode ?? null) : null,
+              });
+            } else {
+              failures = 0;
+            }
             throw err;
           }
+          failures = 0;
           const latencyMs = now() - started;
           const turn: ModelTurn = {
             step: ++step,

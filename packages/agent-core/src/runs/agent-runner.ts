@@ -38,7 +38,9 @@ import {
 export type RunProgressEvent =
   | { type: 'model_turn'; runId: number; turn: ModelTurn }
   | { type: 'tool_call'; runId: number; call: ToolCallRecord }
-  | { type: 'sub_agent'; runId: number; childRunId: number; agent: string; status: string };
+  | { type: 'sub_agent'; runId: number; childRunId: number; agent: string; status: string }
+  /** A model call failed and is tried again after `delayMs` (a 429 or 5xx, a network error). */
+  | { type: 'model_retry'; runId: number; attempt: number; delayMs: number; status: number | null };
 
 export interface AgentRunnerDeps {
   store: Store;
@@ -468,6 +470,8 @@ export class AgentRunner {
         ...(this.#deps.metrics ? { metrics: this.#deps.metrics } : {}),
         modelId: resolved.id,
         provider: resolved.provider,
+        maxRetries: this.#deps.maxRetries ?? 3,
+        onRetry: (retry) => emit({ type: 'model_retry', runId: run.id, ...retry }),
         onTurn: async (turn) => {
           steps = turn.step;
           inputTokens += turn.inputTokens;

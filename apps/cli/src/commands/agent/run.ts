@@ -103,6 +103,8 @@ export default class AgentRun extends JunctionCommand {
                   ? `calling ${calls.join(', ')}`
                   : `waiting for the model (turn ${event.turn.step + 1})`,
               );
+            } else if (event.type === 'model_retry') {
+              spinner.start('run', `waiting to retry (attempt ${event.attempt + 1})`);
             } else {
               spinner.start('run', 'waiting for the model');
             }
@@ -161,6 +163,10 @@ function describe(event: RunProgressEvent): string {
     const t = event.turn;
     const calls = t.toolCalls.length ? `  → ${t.toolCalls.map((c) => c.name).join(', ')}` : '';
     return `turn ${t.step}  ${t.model}  ${t.inputTokens} in / ${t.outputTokens} out  ${t.latencyMs}ms${calls}`;
+  }
+  if (event.type === 'model_retry') {
+    const seconds = Math.round(event.delayMs / 100) / 10;
+    return `  retrying in ${seconds} s (${event.status === null ? 'no answer' : event.status} from the provider)`;
   }
   if (event.type === 'tool_call') {
     const c = event.call;
