@@ -83,3 +83,12 @@ export class Spinner {
     this.#shown = false;
   }
 }
+
+/**
+ * Model text as a terminal should show it: line breaks and tabs kept, every other control
+ * character (an escape sequence could move the cursor or recolour the screen) dropped.
+ */
+export function terminalText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

@@ -28,19 +28,27 @@ beforeEach(() => fake.reset());
 function atTerminal(
   args: string[],
   extra: NodeJS.ProcessEnv = {},
-): Promise<{ status: number | null; output: string }> {
+): Promise<{
+  status: number | null;
+  output: string;
+  arrivals: Array<{ at: number; text: string }>;
+}> {
   const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...extra },
     });
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+    const arrivals: Array<{ at: number; text: string }> = [];
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      output += d;
+      arrivals.push({ at: Date.now(), text: output });
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
-      resolve({ status, output });
+      resolve({ status, output, arrivals });
     });
   });
 }
@@ -54,6 +62,29 @@ describe('junction agent run', () => {
     expect(output).toContain('waiting for the model (turn 1)');
     expect(output).toContain('Two and two make four.');
     expect(output).toContain(GREEN_COMPLETED);
+  });
+
+  it('streams the answer as it arrives, once, and keeps escape codes off the screen', async () => {
+    fake.script([
+      { text: 'Streaming word by word \u001b[31mred\u001b[0m done.', chunkDelayMs: 150 },
+    ]);
+    const { status, output, arrivals } = await atTerminal([
+      'agent',
+      'run',
+      'assistant',
+      'stream it',
+    ]);
+    expect(status).toBe(0);
+    // Its first words were on the screen well before its last.
+    const first = arrivals.find((a) => a.text.includes('Streaming'))!.at;
+    const last = arrivals.find((a) => a.text.includes('done.'))!.at;
+    expect(last - first).toBeGreaterThanOrEqual(300);
+    // The fake sends the text in several chunks, 150 ms apart: it arrived in pieces.
+    expect(fake.requests.at(-1)?.body).toMatchObject({ stream: true });
+    expect(output).toContain('Streaming word by word [31mred[0m done.');
+    expect(output).not.toContain('\u001b[31mred');
+    expect(output.split('Streaming word by word').length - 1).toBe(1);
+    expect(output).toMatch(/turn 1 {2}openai\/gpt-test/);
   });
 
   it('names the tool it calls while the call runs', async () => {

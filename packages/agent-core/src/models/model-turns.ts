@@ -2,10 +2,18 @@ import type {
   LanguageModelV3,
   LanguageModelV3GenerateResult,
   LanguageModelV3Middleware,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { APICallError, wrapLanguageModel } from 'ai';
 import type { Metrics, Tracer } from '@junction/telemetry';
-import { llmGenerateAttributes, SPAN_LLM_GENERATE, withSpan } from '@junction/telemetry';
+import type { Span } from '@junction/telemetry';
+import {
+  llmGenerateAttributes,
+  recordSpanError,
+  SPAN_LLM_GENERATE,
+  withSpan,
+} from '@junction/telemetry';
 
 /** One model turn as the runner records it. */
 export interface ModelTurn {
@@ -36,6 +44,8 @@ export interface ModelTurnHooks {
   onRetry?: (retry: ModelRetry) => void;
   /** Retries the AI SDK makes per turn (generateText's maxRetries). Default 2, as the SDK's. */
   maxRetries?: number;
+  /** The text of a streamed turn as it arrives. */
+  onTextDelta?: (delta: string) => void;
 }
 
 /** A failed model call that is tried again. */
@@ -93,74 +103,141 @@ function summarise(
 
 /**
  * Wraps a model so every call is a model turn: an `llm.generate` span, the llm_* metrics,
- * and a callback with tokens and tool calls, in the order the turns happen. A failed
- * attempt (retried or not) is a span with an error and counts in llm_errors_total.
+ * and a callback with tokens and tool calls, in the order the turns happen — for a generated
+ * answer and a streamed one alike (a streamed turn ends when its stream does, and its text
+ * reaches `onTextDelta` as it arrives). A failed attempt (retried or not) is a span with an
+ * error and counts in llm_errors_total.
  */
 export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): LanguageModelV3 {
   const now = hooks.now ?? Date.now;
   let step = 0;
   // Failed calls since the last turn that succeeded: the attempt number within a turn.
   let failures = 0;
+  const attrs = () => llmGenerateAttributes({ model: hooks.modelId, provider: hooks.provider });
+
+  /** A call that failed: metrics, and the retry it leads to, if any. */
+  const failed = (err: unknown, started: number): void => {
+    hooks.metrics?.recordLlm({
+      model: hooks.modelId,
+      provider: hooks.provider,
+      latencySeconds: (now() - started) / 1000,
+      error: true,
+    });
+    failures += 1;
+    if (retryable(err) && failures <= (hooks.maxRetries ?? 2)) {
+      hooks.onRetry?.({
+        attempt: failures,
+        delayMs: retryDelayMs(err, failures),
+        status: APICallError.isInstance(err) ? (err.statusCode ?? null) : null,
+      });
+    } else {
+      failures = 0;
+    }
+  };
+
+  /** A call that answered: the turn, recorded on `span` and in the metrics, then reported. */
+  const answered = async (
+    span: Span,
+    started: number,
+    summary: ReturnType<typeof summarise>,
+  ): Promise<void> => {
+    failures = 0;
+    const latencyMs = now() - started;
+    const turn: ModelTurn = {
+      step: ++step,
+      model: hooks.modelId,
+      provider: hooks.provider,
+      latencyMs,
+      ...summary,
+    };
+    span.setAttributes(
+      llmGenerateAttributes({
+        model: hooks.modelId,
+        provider: hooks.provider,
+        inputTokens: turn.inputTokens,
+        outputTokens: turn.outputTokens,
+        latencyMs,
+      }),
+    );
+    hooks.metrics?.recordLlm({
+      model: hooks.modelId,
+      provider: hooks.provider,
+      inputTokens: turn.inputTokens,
+      outputTokens: turn.outputTokens,
+      latencySeconds: latencyMs / 1000,
+    });
+    await hooks.onTurn(turn);
+  };
+
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) =>
-      withSpan(
-        hooks.tracer,
-        SPAN_LLM_GENERATE,
-        llmGenerateAttributes({ model: hooks.modelId, provider: hooks.provider }),
-        async (span) => {
-          const started = now();
-          let result: LanguageModelV3GenerateResult;
-          try {
-            result = await doGenerate();
-          } catch (err) {
-            hooks.metrics?.recordLlm({
-              model: hooks.modelId,
-              provider: hooks.provider,
-              latencySeconds: (now() - started) / 1000,
-              error: true,
-            });
-            failures += 1;
-            if (retryable(err) && failures <= (hooks.maxRetries ?? 2)) {
-              hooks.onRetry?.({
-                attempt: failures,
-                delayMs: retryDelayMs(err, failures),
-                status: APICallError.isInstance(err) ? (err.statusCode ?? null) : null,
-              });
-            } else {
-              failures = 0;
+      withSpan(hooks.tracer, SPAN_LLM_GENERATE, attrs(), async (span) => {
+        const started = now();
+        let result: LanguageModelV3GenerateResult;
+        try {
+          result = await doGenerate();
+        } catch (err) {
+          failed(err, started);
+          throw err;
+        }
+        await answered(span, started, summarise(result));
+        return result;
+      }),
+    wrapStream: async ({ doStream }) => {
+      // The span lasts as long as the stream, so it is ended by hand, not by withSpan.
+      const span = hooks.tracer.startSpan(SPAN_LLM_GENERATE, { attributes: attrs() });
+      const started = now();
+      let result: LanguageModelV3StreamResult;
+      try {
+        result = await doStream();
+      } catch (err) {
+        failed(err, started);
+        recordSpanError(span, err);
+        span.end();
+        throw err;
+      }
+      let text = '';
+      const toolCalls: ModelTurn['toolCalls'] = [];
+      let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
+      let error: unknown;
+      const stream = result.stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            if (part.type === 'text-delta') {
+              text += part.delta;
+              hooks.onTextDelta?.(part.delta);
+            } else if (part.type === 'tool-call') {
+              toolCalls.push({ id: part.toolCallId, name: part.toolName });
+            } else if (part.type === 'finish') {
+              finish = part;
+            } else if (part.type === 'error') {
+              error = part.error;
             }
-            throw err;
-          }
-          failures = 0;
-          const latencyMs = now() - started;
-          const turn: ModelTurn = {
-            step: ++step,
-            model: hooks.modelId,
-            provider: hooks.provider,
-            latencyMs,
-            ...summarise(result),
-          };
-          span.setAttributes(
-            llmGenerateAttributes({
-              model: hooks.modelId,
-              provider: hooks.provider,
-              inputTokens: turn.inputTokens,
-              outputTokens: turn.outputTokens,
-              latencyMs,
-            }),
-          );
-          hooks.metrics?.recordLlm({
-            model: hooks.modelId,
-            provider: hooks.provider,
-            inputTokens: turn.inputTokens,
-            outputTokens: turn.outputTokens,
-            latencySeconds: latencyMs / 1000,
-          });
-          await hooks.onTurn(turn);
-          return result;
-        },
-      ),
+            controller.enqueue(part);
+          },
+          async flush() {
+            try {
+              if (finish && error === undefined) {
+                await answered(span, started, {
+                  inputTokens: finish.usage.inputTokens.total ?? 0,
+                  outputTokens: finish.usage.outputTokens.total ?? 0,
+                  finishReason: finish.finishReason.unified,
+                  text,
+                  toolCalls,
+                });
+              } else {
+                failed(error, started);
+                recordSpanError(span, error ?? new Error('the stream ended without finishing'));
+              }
+            } finally {
+              span.end();
+            }
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
   };
   return wrapLanguageModel({ model, middleware });
 }

@@ -1,6 +1,17 @@
 import { statSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { generateText, jsonSchema, Output, stepCountIs, type ModelMessage } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  Output,
+  stepCountIs,
+  streamText,
+  type LanguageModel,
+  type ModelMessage,
+  type StepResult,
+  type StopCondition,
+  type ToolSet,
+} from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
 import type { Agent, Run, Store } from '@junction/store';
@@ -77,6 +88,12 @@ export interface ExecuteOptions {
   /** Overrides the run's own, the agent's and the config's timeout. */
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
+  /**
+   * The answer's text as it arrives (a person watching at a terminal): the run's model calls
+   * are streamed. Not for a sub-agent's run, nor an agent with an output schema (those are
+   * generated whole, as without it).
+   */
+  onText?: (delta: string) => void;
 }
 
 /** Abort reason meaning "stop, but put the run back in the queue" (graceful shutdown). */
@@ -472,6 +489,7 @@ export class AgentRunner {
         provider: resolved.provider,
         maxRetries: this.#deps.maxRetries ?? 3,
         onRetry: (retry) => emit({ type: 'model_retry', runId: run.id, ...retry }),
+        ...(depth === 0 && options.onText ? { onTextDelta: options.onText } : {}),
         onTurn: async (turn) => {
           steps = turn.step;
           inputTokens += turn.inputTokens;
@@ -565,7 +583,7 @@ export class AgentRunner {
         role: m.role,
         content: m.content,
       })) as ModelMessage[];
-      const result = await generateText({
+      const call = {
         model,
         ...(prompt.system ? { system: prompt.system } : {}),
         messages,
@@ -573,8 +591,14 @@ export class AgentRunner {
         stopWhen: stepCountIs(def.maxSteps),
         abortSignal: signal,
         maxRetries: this.#deps.maxRetries ?? 3,
-        ...(schema ? { output: Output.object({ schema: jsonSchema(schema) }) } : {}),
-      });
+      };
+      const onText = depth === 0 && !schema ? options.onText : undefined;
+      const result = onText
+        ? await streamedText(call)
+        : await generateText({
+            ...call,
+            ...(schema ? { output: Output.object({ schema: jsonSchema(schema) }) } : {}),
+          });
       const last = result.steps.at(-1);
       if (last && last.finishReason === 'tool-calls') {
         throw new AgentCoreError(
@@ -663,4 +687,30 @@ export class AgentRunner {
       return (await this.#deps.store.runs.get(run.id)) ?? run;
     }
   }
+}
+
+/**
+ * `generateText`'s answer, streamed: the same call through `streamText` (its text reaches the
+ * caller as it arrives, through model-turns' onTextDelta), then the steps and text once it ends. A
+ * failure surfaces as the error itself, as generateText's would.
+ */
+async function streamedText(call: {
+  model: LanguageModel;
+  system?: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  stopWhen: StopCondition<ToolSet>;
+  abortSignal: AbortSignal;
+  maxRetries: number;
+}): Promise<{ steps: StepResult<ToolSet>[]; text: string; output?: unknown }> {
+  let failure: unknown;
+  const stream = streamText({
+    ...call,
+    onError: ({ error }) => {
+      failure ??= error;
+    },
+  });
+  await stream.consumeStream({ onError: (error) => (failure ??= error) });
+  if (failure !== undefined) throw failure;
+  return { steps: await stream.steps, text: await stream.text };
 }

@@ -61,7 +61,7 @@ export default class AgentRun extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
     const { submitRun } = await import('@junction/agent-core/runs');
-    const { Spinner, colourOn, paint } = await import('../../progress.js');
+    const { Spinner, colourOn, paint, terminalText } = await import('../../progress.js');
     const ctx = await createContext();
     const service = await createService(ctx, { version: this.config.version });
     const workers = service.executor?.workers;
@@ -88,12 +88,32 @@ export default class AgentRun extends JunctionCommand {
       // At a terminal a spinner says what the run waits for; in a pipe, the plain lines only.
       const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
       spinner.start('run', 'waiting for the model (turn 1)');
+      // At a terminal the answer's text appears as it arrives; `open` while its line is unended.
+      const streaming = process.stdout.isTTY === true && !this.jsonEnabled();
+      let streamed = false;
+      let open = false;
+      const endText = (): void => {
+        if (open) process.stdout.write('\n');
+        open = false;
+      };
       // The run carries its own timeout (timeout_seconds), as a run of any other caller would.
       const finished = await workers
         .execute(run, {
           signal: controller.signal,
+          ...(streaming
+            ? {
+                onText: (delta: string) => {
+                  spinner.stop();
+                  if (!open) process.stdout.write('\n');
+                  open = true;
+                  streamed = true;
+                  process.stdout.write(terminalText(delta));
+                },
+              }
+            : {}),
           onEvent: (event) => {
             if (this.jsonEnabled()) return;
+            endText();
             spinner.line(describe(event));
             if (event.type === 'model_turn') {
               const calls = event.turn.toolCalls.map((c) => c.name);
@@ -110,7 +130,10 @@ export default class AgentRun extends JunctionCommand {
             }
           },
         })
-        .finally(() => spinner.stop());
+        .finally(() => {
+          spinner.stop();
+          endText();
+        });
       const colour = colourOn(flags['no-color']);
       const view: RunView = {
         run_id: finished.id,
@@ -138,7 +161,9 @@ export default class AgentRun extends JunctionCommand {
         return view;
       }
       if (finished.status === 'completed') {
-        this.log(`\n${finished.finalResponse ?? ''}\n`);
+        // Streamed, the answer is on the screen already.
+        if (!streamed) this.log(`\n${finished.finalResponse ?? ''}\n`);
+        else this.log('');
       } else {
         this.logToStderr(
           `\nRun ${finished.id} ended ${paint(finished.status, colour)}: ${finished.error ?? ''}`,
