@@ -53,3 +53,23 @@ link_cli() {
     *) echo "==> $dir is not on your PATH: add  export PATH=\"\$HOME/.local/bin:\$PATH\"  to your shell profile" >&2 ;;
   esac
 }
+
+# Debian packages the tests need (nats-server for the coding bus). Only missing ones are
+# installed, with apt-get, saying so; one already there is never replaced. Without apt-get or
+# root it says what to install and goes on.
+ensure_debian_packages() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    case "$pkg" in
+      nats-server) command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || missing+=("$pkg") ;;
+      *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
+    esac
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+    echo "==> installing Debian packages: ${missing[*]} (apt-get)" >&2
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  else
+    echo "==> missing ${missing[*]}: install with apt-get install ${missing[*]} (as root); tests that need them will fail" >&2
+  fi
+}
