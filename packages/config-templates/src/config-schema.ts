@@ -274,7 +274,14 @@ export function createConfigSchema(paths: WorkspacePaths) {
           error: expecting('a NATS URL such as nats://127.0.0.1:4222'),
         })
         .default('nats://127.0.0.1:4222')
-        .meta({ description: 'NATS server of the coding bus.' }),
+        .meta({
+          description:
+            'NATS server of the coding bus. On a loopback port nobody listens on, Junction runs its own (embedded) nats-server there.',
+        }),
+      server_path: text('a file path').optional().meta({
+        description:
+          'The nats-server binary of the embedded bus; default: nats-server on the PATH, else /usr/sbin/nats-server (Debian package nats-server).',
+      }),
       subjects: section({
         task: text()
           .default('svc.coding.task')
