@@ -6,3 +6,7 @@ export { EmbeddedNats, findNatsServer } from './embedded-nats.js';
 export type { EmbeddedNatsOptions } from './embedded-nats.js';
 export { CODING_BUS_ERROR_CODES, CodingBusError, safeUrl } from './errors.js';
 export type { CodingBusErrorCode } from './errors.js';
+export { parseResult, parseStreamEvent, RESULT_STATUSES, STREAM_EVENT_TYPES } from './protocol.js';
+export type { CodingResult, CodingStreamEvent, CodingTask } from './protocol.js';
+export { sendCodingTask } from './task-client.js';
+export type { CodingSubjects, CodingTaskInput, SendTaskOptions } from './task-client.js';
