@@ -227,10 +227,23 @@ describe('junction doctor', () => {
     );
     for (const name of ['store', 'models', 'tools', 'ports'])
       expect(line(result, 'warn', name)).toContain('skipped: it needs the config');
-    expect(line(result, 'warn', 'nats-server')).toContain('not found on PATH');
 
     const json = await runCliAsync(['doctor', '--json'], env);
     expect(json.status).toBe(1);
     expect(parseJson(json).checks[0]).toMatchObject({ name: 'config', status: 'fail' });
+  }, 60_000);
+
+  it('nats-server missing where the coding bus would look is a warn naming how to get it', async () => {
+    const home = tempConfigHome();
+    const env = { XDG_CONFIG_HOME: home, PATH: emptyPath, ...(await freePorts()) };
+    expect((await runCliAsync(['init'], env)).status).toBe(0);
+    // The bus looks on the PATH and in /usr/sbin unless told where: here it is told, wrongly.
+    writeFileSync(
+      path.join(home, 'junction', 'config.yaml'),
+      'coding:\n  nats:\n    server_path: /nowhere/nats-server\n',
+    );
+    const result = await runCliAsync(['doctor'], env);
+    expect(line(result, 'warn', 'nats-server')).toContain('not found');
+    expect(line(result, 'warn', 'nats-server')).toContain('apt-get install nats-server');
   }, 60_000);
 });

@@ -3,9 +3,9 @@
 // `Failed to create NATS backend` with the reason and what to do; Junction keeps working.
 import net from 'node:net';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { Logger } from '@junction/telemetry';
+import { redactUrl, type Logger } from '@junction/telemetry';
 import { EmbeddedNats } from './embedded-nats.js';
-import { CodingBusError, safeUrl } from './errors.js';
+import { CodingBusError } from './errors.js';
 
 export interface CodingBusOptions {
   /** coding.nats.url. */
@@ -56,7 +56,7 @@ export async function openCodingBus(options: CodingBusOptions): Promise<CodingBu
   const fail = async (error: CodingBusError): Promise<CodingBus> => {
     logger.error(`Failed to create NATS backend: ${error.message}`, {
       code: error.code,
-      url: safeUrl(options.url),
+      url: redactUrl(options.url),
     });
     await embedded?.stop();
     return { ok: false, error, close: async () => undefined };
@@ -94,14 +94,14 @@ export async function openCodingBus(options: CodingBusOptions): Promise<CodingBu
     return fail(
       new CodingBusError(
         'NATS_UNREACHABLE',
-        `cannot connect to ${safeUrl(url)} (${(err as Error).message}); start that NATS server, or remove coding.nats.url to let Junction run its own.`,
-        { url: safeUrl(url) },
+        `cannot connect to ${redactUrl(url)} (${(err as Error).message}); start that NATS server, or remove coding.nats.url to let Junction run its own.`,
+        { url: redactUrl(url) },
       ),
     );
   }
   return {
     ok: true,
-    url: safeUrl(url),
+    url: redactUrl(url),
     connection,
     ...(embedded ? { embedded } : {}),
     async close() {

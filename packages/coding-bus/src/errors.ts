@@ -19,8 +19,3 @@ export class CodingBusError extends Error {
     this.details = details;
   }
 }
-
-/** `url` with any user and password replaced by `***` (they never reach a log or an error). */
-export function safeUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1***@');
-}

@@ -4,7 +4,7 @@ export { openCodingBus } from './bus.js';
 export type { CodingBus, CodingBusOptions } from './bus.js';
 export { EmbeddedNats, findNatsServer } from './embedded-nats.js';
 export type { EmbeddedNatsOptions } from './embedded-nats.js';
-export { CODING_BUS_ERROR_CODES, CodingBusError, safeUrl } from './errors.js';
+export { CODING_BUS_ERROR_CODES, CodingBusError } from './errors.js';
 export type { CodingBusErrorCode } from './errors.js';
 export { parseResult, parseStreamEvent, RESULT_STATUSES, STREAM_EVENT_TYPES } from './protocol.js';
 export type { CodingResult, CodingStreamEvent, CodingTask } from './protocol.js';

@@ -204,7 +204,7 @@ describe('openCodingBus', () => {
     expect(failure.error.code).toBe('NATS_UNREACHABLE');
     const logged = lines.find((l) => l.msg.startsWith('Failed to create NATS backend'));
     expect(logged?.level).toBe('error');
-    expect(logged?.msg).toContain('nats://***@192.0.2.1');
+    expect(logged?.msg).toContain('nats://user:[REDACTED]@192.0.2.1');
     expect(JSON.stringify(lines)).not.toContain('s3cret-pass');
     expect(failure.error.message).not.toContain('s3cret-pass');
   }, 20_000);

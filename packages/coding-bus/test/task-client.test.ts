@@ -44,9 +44,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Serves tasks as the plugin does: `answer` decides what each received task gets. */
-function serve(answer: (task: CodingTask, send: number) => Promise<void> | void): () => void {
+/**
+ * Serves tasks as the plugin does: `answer` decides what each received task gets. Resolves once
+ * the server knows of the subscription (a task sent before that would reach nobody).
+ */
+async function serve(
+  answer: (task: CodingTask, send: number) => Promise<void> | void,
+): Promise<() => void> {
   const sub = backend.subscribe(SUBJECTS.task);
+  await backend.flush();
   let sends = 0;
   void (async () => {
     for await (const message of sub) await answer(message.json<CodingTask>(), ++sends);
@@ -106,7 +112,7 @@ const input = (taskID: string) => ({
 describe('sendCodingTask', () => {
   it('publishes the task with its callbacks, hands over events in seq order once, and returns the result', async () => {
     let seen: CodingTask | undefined;
-    const stop = serve(async (task) => {
+    const stop = await serve(async (task) => {
       seen = task;
       // Out of order, with a repeat and a message for another task.
       backend.publish(task.callback.streamSubject, event(task, 2, 'prompt_sent'));
@@ -159,7 +165,7 @@ describe('sendCodingTask', () => {
   });
 
   it('sends the task again when no result comes in time, up to maxAttempts', async () => {
-    const stop = serve((task, send) => {
+    const stop = await serve((task, send) => {
       if (send === 2) backend.publish(task.callback.resultSubject, result(task, 'second time'));
     });
     try {
@@ -202,7 +208,7 @@ describe('sendCodingTask', () => {
   });
 
   it('drops a result that does not fit the protocol and keeps waiting for one that does', async () => {
-    const stop = serve(async (task) => {
+    const stop = await serve(async (task) => {
       backend.publish(
         task.callback.resultSubject,
         JSON.stringify({ taskID: task.taskID, status: 'done?' }),

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
@@ -91,24 +91,6 @@ async function junctionAt(host: string, port: number): Promise<string | undefine
   } catch {
     return undefined;
   }
-}
-
-/** The first executable called `name` in the PATH folders, as a shell would find it. */
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const names = process.platform === 'win32' ? [`${name}.exe`, name] : [name];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    for (const candidate of names) {
-      const file = path.join(dir, candidate);
-      try {
-        accessSync(file, constants.X_OK);
-        if (statSync(file).isFile()) return file;
-      } catch {
-        // Not here, or not executable: the next folder may have it.
-      }
-    }
-  }
-  return undefined;
 }
 
 /** Every agent in the store, all environments, page by page. */
@@ -206,12 +188,17 @@ export default class Doctor extends JunctionCommand {
         }
         await this.#checkPorts(ctx.config, report);
       }
-      const nats = onPath('nats-server', process.env);
+      // The same search the coding bus makes when it starts its own server.
+      const { findNatsServer } = await import('@junction/coding-bus');
+      const serverPath = ctx?.config.coding.nats.server_path;
+      const nats = findNatsServer(serverPath);
       if (nats === undefined) {
         report(
           'nats-server',
           'warn',
-          'not found on PATH: the coding bus (coding.backend opencode-nats) needs it; install it from https://nats.io/download/',
+          serverPath !== undefined
+            ? `not found at coding.nats.server_path ${serverPath}: the coding bus (coding.backend opencode-nats) needs it; fix the path or install it (apt-get install nats-server)`
+            : 'not found on PATH or in /usr/sbin: the coding bus (coding.backend opencode-nats) needs it; install it (apt-get install nats-server)',
         );
       } else {
         report('nats-server', 'ok', nats);

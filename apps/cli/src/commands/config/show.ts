@@ -25,17 +25,14 @@ const OTHER_VARIABLES = [
   'OPENAI_COMPATIBLE_BASE_URL',
 ] as const;
 
-const SECRET_NAME = /key|token|secret|password/i;
-
 /**
- * Whether a setting holds a secret: its name says key, token, secret or password, unless it
- * ends in `_url` or `_env_var` (those say where a secret is: management.oauth.token_url,
- * coding.git.token_env_var). OTLP headers carry credentials such as Authorization.
+ * Whether a setting holds a secret, by the rule the logs' redaction uses (telemetry's
+ * isSecretKey: `ai_api_key`, `coding.git.token`, but not `token_url` or `token_env_var`,
+ * which say where a secret is), plus `api.keys` and the OTLP headers (Authorization).
  */
-function isSecret(key: string): boolean {
-  if (key === 'telemetry.headers') return true;
-  const leaf = key.slice(key.lastIndexOf('.') + 1);
-  return SECRET_NAME.test(leaf) && !/_(url|env_var)$/i.test(leaf);
+function isSecret(key: string, isSecretKey: (name: string) => boolean): boolean {
+  if (key === 'api.keys' || key === 'telemetry.headers') return true;
+  return isSecretKey(key.slice(key.lastIndexOf('.') + 1));
 }
 
 function isEmpty(value: unknown): boolean {
@@ -89,7 +86,7 @@ export default class ConfigShow extends JunctionCommand {
   async run(): Promise<{ settings: SettingView[] }> {
     await this.parse(ConfigShow);
     const ct = await import('@junction/config-templates');
-    const { collectSecretValues, redactText } = await import('@junction/telemetry');
+    const { collectSecretValues, isSecretKey, redactText } = await import('@junction/telemetry');
     const { formatTable } = await import('../../table.js');
     const { createContext } = await import('../../context.js');
     const env = process.env;
@@ -128,13 +125,13 @@ export default class ConfigShow extends JunctionCommand {
       const secrets = [
         ...collectSecretValues(env),
         ...settings
-          .filter((s) => isSecret(s.key))
+          .filter((s) => isSecret(s.key, isSecretKey))
           .flatMap((s) => (Array.isArray(s.value) ? s.value : [s.value]))
           .filter((v): v is string => typeof v === 'string'),
       ];
       const shown = settings.map((s) => ({
         ...s,
-        value: isSecret(s.key)
+        value: isSecret(s.key, isSecretKey)
           ? isEmpty(s.value)
             ? '[not set]'
             : '[set]'
