@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { syncEnvironment } from '../src/sync/sync-environment.js';
 import { RunWorkers } from '../src/runs/run-workers.js';
-import { createRunDoor, type RunDoor } from '../src/runs/submit-run.js';
+import { createRunDoor, type RunDoor } from '../src/runs/run-door.js';
 import { CANCELLED_MESSAGE } from '../src/runs/lease.js';
 import { createHarness, type Harness } from './run-harness.js';
 

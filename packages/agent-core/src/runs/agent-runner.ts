@@ -454,6 +454,9 @@ export class AgentRunner {
         );
       }
       const def = await this.#prompt(agent.promptPath);
+      const schema = def.output?.jsonSchema;
+      // Streamed only for the caller watching this run, and not when the answer is an object.
+      const onText = depth === 0 && !schema ? options.onText : undefined;
       const wiring = await this.#toolWiring(agent, syncedAt);
       redactor = this.#runRedactor(wiring, run.variables);
       const resolved = this.#model(def.model ?? agent.model ?? undefined);
@@ -489,7 +492,7 @@ export class AgentRunner {
         provider: resolved.provider,
         maxRetries: this.#deps.maxRetries ?? 3,
         onRetry: (retry) => emit({ type: 'model_retry', runId: run.id, ...retry }),
-        ...(depth === 0 && options.onText ? { onTextDelta: options.onText } : {}),
+        ...(onText ? { onTextDelta: onText } : {}),
         onTurn: async (turn) => {
           steps = turn.step;
           inputTokens += turn.inputTokens;
@@ -578,7 +581,6 @@ export class AgentRunner {
         },
       });
 
-      const schema = def.output?.jsonSchema;
       const messages = prompt.messages.map((m) => ({
         role: m.role,
         content: m.content,
@@ -592,7 +594,6 @@ export class AgentRunner {
         abortSignal: signal,
         maxRetries: this.#deps.maxRetries ?? 3,
       };
-      const onText = depth === 0 && !schema ? options.onText : undefined;
       const result = onText
         ? await streamedText(call)
         : await generateText({
@@ -692,7 +693,8 @@ export class AgentRunner {
 /**
  * `generateText`'s answer, streamed: the same call through `streamText` (its text reaches the
  * caller as it arrives, through model-turns' onTextDelta), then the steps and text once it ends. A
- * failure surfaces as the error itself, as generateText's would.
+ * failure surfaces as the error itself, as generateText's would. There is never an `output`:
+ * an agent with an output schema is not streamed.
  */
 async function streamedText(call: {
   model: LanguageModel;
@@ -702,7 +704,8 @@ async function streamedText(call: {
   stopWhen: StopCondition<ToolSet>;
   abortSignal: AbortSignal;
   maxRetries: number;
-}): Promise<{ steps: StepResult<ToolSet>[]; text: string; output?: unknown }> {
+}): Promise<{ steps: StepResult<ToolSet>[]; text: string; output?: undefined }> {
+  // An error part of the stream and a failure while reading it (an abort) are both the run's.
   let failure: unknown;
   const stream = streamText({
     ...call,

@@ -1,13 +1,14 @@
 // Where a run starts (submit-run.ts, the one door), how it is worked (run-workers.ts) and
 // executed (agent-runner.ts), and how a run looks on every surface (run-view.ts).
+export { createRunDoor } from './run-door.js';
+export type { RunDoor } from './run-door.js';
 export {
-  createRunDoor,
   IDEMPOTENCY_WINDOW_MS,
   storedIdempotencyKey,
   submitRun,
   waitForRun,
 } from './submit-run.js';
-export type { RunDoor, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
+export type { SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_NAME_LENGTH,

@@ -8,12 +8,6 @@ import type { ModelCheck } from '../models/model-check.js';
 import type { RunDispatch, RunEndings } from './dispatch.js';
 import { parseRunRequest, type RunRequest, type RunRequestInput } from './run-request.js';
 import { isFinal } from './run-workers.js';
-import {
-  cancelRun,
-  type CancelledRun,
-  type CancelRunOptions,
-  type RunCanceller,
-} from './cancel-run.js';
 
 /**
  * An idempotency key as it is stored: namespaced by the source that sent it, so keys of
@@ -211,22 +205,4 @@ export async function waitForRun(
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** The door as an object for surfaces: submit runs, wait for them, cancel them. */
-export interface RunDoor {
-  submit(input: RunRequestInput): Promise<SubmittedRun>;
-  waitFor(runId: number, options: WaitOptions): Promise<Run>;
-  cancel(runId: number, options?: CancelRunOptions): Promise<CancelledRun>;
-}
-
-/** Binds `submitRun`, `waitForRun` and `cancelRun` to one process's store, model check and workers. */
-export function createRunDoor(
-  deps: SubmitRunDeps & { endings?: RunEndings; canceller?: RunCanceller },
-): RunDoor {
-  return {
-    submit: (input) => submitRun(deps, input),
-    waitFor: (runId, options) => waitForRun(deps.store, runId, options, deps.endings),
-    cancel: (runId, options) => cancelRun(deps, runId, options),
-  };
 }

@@ -1,0 +1,36 @@
+// The one door for runs as surfaces hold it: submit (submit-run.ts), wait, and cancel
+// (cancel-run.ts), bound to one process's store, model check and workers.
+import type { Run } from '@junction/store';
+import {
+  cancelRun,
+  type CancelledRun,
+  type CancelRunOptions,
+  type RunCanceller,
+} from './cancel-run.js';
+import type { RunEndings } from './dispatch.js';
+import type { RunRequestInput } from './run-request.js';
+import {
+  submitRun,
+  waitForRun,
+  type SubmitRunDeps,
+  type SubmittedRun,
+  type WaitOptions,
+} from './submit-run.js';
+
+/** The door as an object for surfaces: submit runs, wait for them, cancel them. */
+export interface RunDoor {
+  submit(input: RunRequestInput): Promise<SubmittedRun>;
+  waitFor(runId: number, options: WaitOptions): Promise<Run>;
+  cancel(runId: number, options?: CancelRunOptions): Promise<CancelledRun>;
+}
+
+/** Binds `submitRun`, `waitForRun` and `cancelRun` to one process's store, model check and workers. */
+export function createRunDoor(
+  deps: SubmitRunDeps & { endings?: RunEndings; canceller?: RunCanceller },
+): RunDoor {
+  return {
+    submit: (input) => submitRun(deps, input),
+    waitFor: (runId, options) => waitForRun(deps.store, runId, options, deps.endings),
+    cancel: (runId, options) => cancelRun(deps, runId, options),
+  };
+}
