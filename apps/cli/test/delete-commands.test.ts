@@ -1,14 +1,12 @@
 // `junction agent delete` and `junction env delete` (issue 16): asked first at a terminal,
 // --force in a pipe, run history kept, refused while something still needs what is deleted.
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runAtTerminal, type TerminalRun } from './terminal.js';
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const KEY = 'sk-delete-test-key-1234567';
 let fake: FakeOpenAI;
 let env: NodeJS.ProcessEnv;
@@ -29,31 +27,8 @@ const agentFile = (name: string, environment = 'default') =>
 const json = <T>(text: string): T => JSON.parse(text) as T;
 
 /** `junction args` under a pseudo-terminal, answering `answer` to the y/N question. */
-function atTerminal(
-  args: string[],
-  answer: string,
-): Promise<{ status: number | null; output: string }> {
-  const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    });
-    let output = '';
-    let answered = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-      if (!answered && output.includes('[y/N]')) {
-        answered = true;
-        child.stdin.write(answer);
-      }
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, output });
-    });
-  });
+function atTerminal(args: string[], answer: string): Promise<TerminalRun> {
+  return runAtTerminal(args, { env, answer: { when: '[y/N]', send: answer } });
 }
 
 describe('junction agent delete', () => {

@@ -1,14 +1,11 @@
 // Live progress at a terminal (issue 16): a spinner says what a run or a sync waits for, status
 // words are in colour; NO_COLOR and --no-color take the colour away; a pipe gets plain lines.
 // The terminal is a real pseudo-terminal (util-linux `script`).
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runAtTerminal, type TerminalRun } from './terminal.js';
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const KEY = 'sk-live-progress-key-123456';
 const GREEN_COMPLETED = '\u001b[32mcompleted\u001b[39m';
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
@@ -25,32 +22,8 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 /** `junction args` under a pseudo-terminal; everything it wrote, as the terminal got it. */
-function atTerminal(
-  args: string[],
-  extra: NodeJS.ProcessEnv = {},
-): Promise<{
-  status: number | null;
-  output: string;
-  arrivals: Array<{ at: number; text: string }>;
-}> {
-  const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...extra },
-    });
-    let output = '';
-    const arrivals: Array<{ at: number; text: string }> = [];
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-      arrivals.push({ at: Date.now(), text: output });
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, output, arrivals });
-    });
-  });
+function atTerminal(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<TerminalRun> {
+  return runAtTerminal(args, { env: { ...env, ...extra } });
 }
 
 describe('junction agent run', () => {

@@ -10,7 +10,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,31 +33,12 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs `steps` in bash after sourcing scripts/lib.sh, in `cwd`, with HOME and PATH given. */
-function bash(steps: string, env: NodeJS.ProcessEnv, cwd = repo) {
-  return runAsync('bash', ['-c', `cd '${cwd}' && source '${lib}' && ${steps}`], env);
-}
-
-/** Like `bash`, allowed `ms` (a download may take a while). */
-function slowBash(
-  steps: string,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  ms: number,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `cd '${cwd}' && source '${lib}' && ${steps}`], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
+/**
+ * Runs `steps` in bash after sourcing scripts/lib.sh, in `cwd`, with HOME and PATH given;
+ * killed after `ms` (a download may take a while).
+ */
+function bash(steps: string, env: NodeJS.ProcessEnv, cwd = repo, ms = 60_000) {
+  return runAsync('bash', ['-c', `cd '${cwd}' && source '${lib}' && ${steps}`], env, ms);
 }
 
 describe('link_cli', () => {
@@ -117,7 +97,7 @@ describe('ensure_pnpm', () => {
     const home = temp();
     // npm's own cache (a fresh HOME would download pnpm again, which only costs time).
     const cache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
-    const result = await slowBash(
+    const result = await bash(
       'ensure_pnpm && "${PNPM[@]}" --version',
       { HOME: home, PATH: bin, npm_config_cache: cache },
       folder,

@@ -28,11 +28,15 @@ export function tempConfigHome(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'junction-cli-'));
 }
 
-/** Runs `command args` without blocking this process (needed when this process also serves a fake). */
+/**
+ * Runs `command args` without blocking this process (needed when this process also serves a
+ * fake); killed after `timeoutMs` (default 60 s).
+ */
 export function runAsync(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -42,7 +46,7 @@ export function runAsync(
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);

@@ -1,13 +1,10 @@
 // Tables (issue 16): at a terminal long values are cut to its width with "…" unless
 // --no-truncate; a pipe never cuts; --columns picks columns by name.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runAtTerminal } from './terminal.js';
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const LONG_TASK = `Summarise ${'every file in the folder '.repeat(6)}now`;
 let fake: FakeOpenAI;
 let env: NodeJS.ProcessEnv;
@@ -27,21 +24,9 @@ afterAll(async () => {
 });
 
 /** `junction args` at a terminal `columns` wide; the lines it printed. */
-function atTerminal(args: string[], columns: number): Promise<string[]> {
-  const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols ${columns}; ${command}`, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, NO_COLOR: '1' },
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(output.split(/\r?\n/).filter((l) => l.trim() !== ''));
-    });
-  });
+async function atTerminal(args: string[], columns: number): Promise<string[]> {
+  const { output } = await runAtTerminal(args, { env: { ...env, NO_COLOR: '1' }, columns });
+  return output.split(/\r?\n/).filter((l) => l.trim() !== '');
 }
 
 describe('tables', () => {

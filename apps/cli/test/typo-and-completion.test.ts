@@ -1,43 +1,23 @@
 // A mistyped command gets a suggestion (@oclif/plugin-not-found) at a terminal, and shell
 // completion is there (@oclif/plugin-autocomplete) (issue 16). The terminal is a real
 // pseudo-terminal (util-linux `script`).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { runCliAsync, tempConfigHome } from './run-cli.js';
-
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
+import { runAtTerminal, withoutEscapes } from './terminal.js';
 
 /** Runs `junction args` under a pseudo-terminal, answering `answer` once `prompt` shows. */
-function atTerminal(
+async function atTerminal(
   args: string[],
   prompt: string,
   answer: string,
 ): Promise<{ status: number | null; output: string }> {
-  const command = [process.execPath, bin, ...args].map((w) => `'${w}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: tempConfigHome() },
-    });
-    let output = '';
-    let answered = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-      if (!answered && output.includes(prompt)) {
-        answered = true;
-        child.stdin.write(answer);
-      }
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      // eslint-disable-next-line no-control-regex
-      resolve({ status, output: output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '') });
-    });
+  const run = await runAtTerminal(args, {
+    env: { XDG_CONFIG_HOME: tempConfigHome() },
+    answer: { when: prompt, send: answer },
   });
+  return { status: run.status, output: withoutEscapes(run.output) };
 }
 
 describe('a mistyped command', () => {
