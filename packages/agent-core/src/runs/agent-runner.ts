@@ -36,7 +36,7 @@ import {
   type ResolvedModel,
 } from '../models/model-factory.js';
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
-import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
+import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   buildRunTools,
@@ -80,11 +80,6 @@ export interface ExecuteOptions {
   workerId: string;
   /** Aborting cancels the run; abort with a `RunInterrupted` reason to requeue it instead. */
   signal?: AbortSignal;
-  /**
-   * What also stops a tool call in flight (a sub-agent's: its parent's). A cancel asked for
-   * through `cancel` stops the model, never a tool call half done: that one returns first.
-   */
-  toolSignal?: AbortSignal;
   /** Overrides the run's own, the agent's and the config's timeout. */
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
@@ -101,14 +96,6 @@ export class RunInterrupted extends Error {
   constructor(message = 'the worker is shutting down') {
     super(message);
     this.name = 'RunInterrupted';
-  }
-}
-
-/** Abort reason of a run someone asked to stop (`AgentRunner.cancel`). */
-export class RunCancelled extends Error {
-  constructor(message = 'the run was cancelled') {
-    super(message);
-    this.name = 'RunCancelled';
   }
 }
 
@@ -285,15 +272,15 @@ export class AgentRunner {
       ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     });
     const lease = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
-    // A run whose lease this worker lost (it stalled past the lease and another worker took
-    // the run over, or recovery failed it) stops at once instead of running to an end that
-    // would be refused anyway.
-    const lost = new AbortController();
+    // Stops the run: its lease was lost (it stalled past the lease and another worker took it
+    // over, or recovery failed it: no use running to an end that would be refused), or someone
+    // asked it to stop (`cancel`). The abort reason tells which.
+    const halt = new AbortController();
     const renew = setInterval(
       () => {
         void store.runs.renewLease(run.id, options.workerId, lease).then(
           (held) => {
-            if (!held) lost.abort(new LeaseLost(run.id, options.workerId));
+            if (!held) halt.abort(new LeaseLost(run.id, options.workerId));
           },
           () => undefined,
         );
@@ -301,17 +288,10 @@ export class AgentRunner {
       Math.max(1000, lease / 3),
     );
     renew.unref();
-    const stop = new AbortController();
-    this.#stops.set(run.id, stop);
+    this.#stops.set(run.id, halt);
     // Asked to stop before it started here (between its claim and now).
-    if (run.cancelRequestedAt !== null) stop.abort(new RunCancelled());
-    const upstream = options.toolSignal ?? options.signal;
-    const toolSignal = upstream ? AbortSignal.any([upstream, lost.signal]) : lost.signal;
-    const signal = AbortSignal.any([
-      ...(options.signal ? [options.signal] : []),
-      lost.signal,
-      stop.signal,
-    ]);
+    if (run.cancelRequestedAt !== null) halt.abort(new RunCancelled());
+    const signal = options.signal ? AbortSignal.any([options.signal, halt.signal]) : halt.signal;
     try {
       const finished = await withSpan(
         tracer,
@@ -323,14 +303,14 @@ export class AgentRunner {
             agent,
             environment,
             env?.lastSyncedAt,
-            { ...options, signal, toolSignal },
+            { ...options, signal },
             depth,
             span.spanContext().traceId,
           ),
         // A run a workflow step started nests under that step, whichever worker executes it.
         { parent: run.traceParent },
       );
-      if (lost.signal.aborted && !this.#endedHere.has(finished)) {
+      if (halt.signal.reason instanceof LeaseLost && !this.#endedHere.has(finished)) {
         // Whoever took the run over (or recovery, which failed it) reports its end, not us.
         logger.warn('run stopped: its lease was lost', {
           agent_id: run.agentId,
@@ -478,12 +458,8 @@ export class AgentRunner {
       );
       timer.unref();
       const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
-      const toolSignal = options.toolSignal
-        ? AbortSignal.any([options.toolSignal, timeout.signal])
-        : signal;
-      // Every tool call and retry listens on them; a long run legitimately has many.
+      // Every tool call and retry listens on it; a long run legitimately has many.
       setMaxListeners(1000, signal);
-      setMaxListeners(1000, toolSignal);
 
       const model = withModelTurns(resolved.model as LanguageModelV3, {
         tracer: this.#deps.tracer,
@@ -524,7 +500,6 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
-        signal: toolSignal,
         onToolStart: markActed,
         onToolCall: (call) => {
           recorder.record([
@@ -559,11 +534,7 @@ export class AgentRunner {
               leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
             },
           });
-          const finished = await this.#execute(
-            child,
-            { ...options, signal, toolSignal },
-            depth + 1,
-          );
+          const finished = await this.#execute(child, { ...options, signal }, depth + 1);
           recorder.record([
             {
               type: 'sub_agent',

@@ -11,3 +11,14 @@ export const RECOVERY_REASON =
 
 /** What the error of a cancelled run says. */
 export const CANCELLED_MESSAGE = 'Run cancelled.';
+
+/**
+ * Abort reason of a run someone asked to stop (`AgentRunner.cancel`): its model call stops, a
+ * tool call in flight does not (run-tools lets it return).
+ */
+export class RunCancelled extends Error {
+  constructor(message = 'the run was cancelled') {
+    super(message);
+    this.name = 'RunCancelled';
+  }
+}

@@ -5,6 +5,7 @@ import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetr
 import { z } from 'zod';
 import type { McpClientPool, McpServerSpec, ToolCallResult } from '../mcp/mcp-client-pool.js';
 import { serverKey } from '../sync/sync-environment.js';
+import { RunCancelled } from './lease.js';
 import { runRequestFields } from './run-request.js';
 
 /** Something that happened to a tool during a run, for events and live progress. */
@@ -50,11 +51,6 @@ export interface RunToolsInput {
   environment: string;
   /** The model turn the next tool call belongs to. */
   currentStep: () => number;
-  /**
-   * What stops a tool call in flight (timeout, shutdown, lost lease), instead of the model
-   * call's signal: a cancelled run lets the call it made return. Default: the model call's.
-   */
-  signal?: AbortSignal;
   onToolCall: (record: ToolCallRecord) => Promise<void> | void;
   /**
    * Awaited as a tool call or sub-agent starts, before anything is sent anywhere; when it
@@ -185,17 +181,19 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       ),
       execute: async (args, { abortSignal }) =>
         traced(t.name, serverName, args, async () => {
-          const signal = input.signal ?? abortSignal;
-          const result = await pool.callTool(
-            key,
-            spec,
-            t.name,
-            (args ?? {}) as Record<string, unknown>,
-            {
-              ...(signal ? { signal } : {}),
-            },
-          );
-          return { text: resultText(result), isError: result.isError };
+          const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
+          try {
+            const result = await pool.callTool(
+              key,
+              spec,
+              t.name,
+              (args ?? {}) as Record<string, unknown>,
+              call ? { signal: call.signal } : {},
+            );
+            return { text: resultText(result), isError: result.isError };
+          } finally {
+            call?.done();
+          }
         }),
     });
   }
@@ -242,4 +240,19 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
     });
   }
   return tools;
+}
+
+/**
+ * A signal for one tool call that follows the run's, except when the run is cancelled: a tool
+ * call already sent returns first (its effects and answer are recorded), and the run stops at
+ * its next model call. A timeout, a shutdown or a lost lease still stop it. `done` detaches it.
+ */
+function unlessCancelled(run: AbortSignal): { signal: AbortSignal; done(): void } {
+  const call = new AbortController();
+  const follow = (): void => {
+    if (!(run.reason instanceof RunCancelled)) call.abort(run.reason);
+  };
+  if (run.aborted) follow();
+  else run.addEventListener('abort', follow, { once: true });
+  return { signal: call.signal, done: () => run.removeEventListener('abort', follow) };
 }
