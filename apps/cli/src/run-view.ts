@@ -82,6 +82,23 @@ export function summarizeEvent(type: string, payload: unknown): string {
       ]
         .filter((x) => x !== undefined)
         .join('  ');
+    case 'coding_event': {
+      const git = fieldsOf(p.git);
+      return [
+        str(p.session_id),
+        str(p.type) ?? '?',
+        str(p.tool),
+        str(p.attempt) !== undefined ? `attempt ${str(p.attempt)}` : undefined,
+        str(git.commit) !== undefined ? `commit ${str(git.commit)!.slice(0, 12)}` : undefined,
+        typeof p.content === 'string' && p.content.trim() !== ''
+          ? JSON.stringify(oneLine(p.content, 80))
+          : typeof p.error === 'string'
+            ? `error: ${oneLine(p.error, 80)}`
+            : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join('  ');
+    }
     case 'run_error':
       return oneLine(str(p.message) ?? JSON.stringify(payload ?? null), 120);
     default:

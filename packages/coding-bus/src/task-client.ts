@@ -27,6 +27,8 @@ export interface SendTaskOptions {
   logger: Logger;
   /** Each progress event, in `seq` order, once. */
   onEvent?: (event: CodingStreamEvent) => void;
+  /** Each send of the task, numbered from 1. */
+  onAttempt?: (attempt: number) => void;
   signal?: AbortSignal;
 }
 
@@ -117,6 +119,7 @@ export async function sendCodingTask(
         flush();
         next = 1;
       }
+      options.onAttempt?.(attempt);
       connection.publish(subjects.task, JSON.stringify(task));
       log.info('coding task sent', { attempt, subject: subjects.task });
       let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { connect } from '@nats-io/transport-node';
 import { createNoopLogger, type Logger } from '@junction/telemetry';
-import { EmbeddedNats, findNatsServer, openCodingBus, type CodingBus } from '../src/index.js';
+import { EmbeddedNats, findNatsServer } from '../src/index.js';
+import { openCodingBus, type CodingBus } from '../src/nats.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

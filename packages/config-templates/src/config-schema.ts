@@ -302,9 +302,12 @@ export function createConfigSchema(paths: WorkspacePaths) {
     workspace_base_path: text('a folder path')
       .default(path.join(paths.configHome, 'coding'))
       .meta({ description: 'Folder under which coding workspaces are created.' }),
-    task_timeout_min: wholeNumber('minutes', 1, 1440)
+    task_timeout_min: z
+      .number({ error: expecting('minutes, more than 0 and at most 1440 (fractions allowed)') })
+      .gt(0, { error: expecting('minutes, more than 0 and at most 1440 (fractions allowed)') })
+      .max(1440, { error: expecting('minutes, more than 0 and at most 1440 (fractions allowed)') })
       .default(10)
-      .meta({ description: 'Time limit of one coding task, in minutes.' }),
+      .meta({ description: 'Time limit of one coding task, in minutes; fractions allowed (0.5 = 30 s).' }),
     max_attempts: wholeNumber('attempts', 1, 10)
       .default(3)
       .meta({ description: 'Attempts per coding task before it is reported failed.' }),
@@ -314,6 +317,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       }),
       token: text().optional().meta({
         description: 'Git token written here directly (discouraged; prefer token_env_var).',
+      }),
+      token_from_kv: bool().default(false).meta({
+        description:
+          'Hand the git token to a bus backend through the opencode-state key-value bucket (task field tokenFromKV) instead of in the task (field token).',
       }),
     }).prefault({}),
   }).prefault({});

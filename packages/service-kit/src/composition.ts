@@ -26,6 +26,7 @@ import {
 } from '@junction/workflows';
 import type express from 'express';
 import { keyRing } from './api-keys.js';
+import { codingPart, type CodingPart } from './coding.js';
 import { hostGuard, isLoopback } from './host-guard.js';
 import { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 
@@ -60,6 +61,8 @@ export interface Executor {
   workflowWorkers: WorkflowWorkers;
   /** Fires due schedules while this process holds the scheduler lease. */
   scheduler: Scheduler;
+  /** Coding tools and the coding backend (the bus) they work through. */
+  coding: CodingPart;
 }
 
 export interface Composition {
@@ -125,7 +128,15 @@ function buildExecutor(
     logger,
   });
   const pool = new McpClientPool({ logger, clientName: serviceName });
+  const coding = codingPart({
+    config,
+    store,
+    logger,
+    env,
+    ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
+  });
   const runner = new AgentRunner({
+    toolProviders: [coding.provider],
     store,
     pool,
     logger,
@@ -179,7 +190,7 @@ function buildExecutor(
         occurredAt: error.firedAt,
       }),
   });
-  return { pool, tracing, runner, workers, notifier, workflowWorkers, scheduler };
+  return { pool, tracing, runner, workers, notifier, workflowWorkers, scheduler, coding };
 }
 
 /** Builds a process's pieces once from its config. */
@@ -301,6 +312,8 @@ export function composeService(options: ComposeOptions): Composition {
       ),
     async start(): Promise<void> {
       if (!executor || started) return;
+      // The coding backend (an embedded bus) is up before the first run can want it.
+      await executor.coding.start();
       const recovered = await executor.workers.start();
       executor.workflowWorkers.start();
       await executor.scheduler.start();
@@ -325,6 +338,7 @@ export function composeService(options: ComposeOptions): Composition {
             logger.info('workers stopped', { requeued });
           }
           await executor.notifier.close();
+          await executor.coding.stop();
           await executor.pool.closeAll();
           await executor.tracing.shutdown();
         }

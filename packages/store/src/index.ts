@@ -28,6 +28,10 @@ export {
   WORKFLOW_STEP_STATUSES,
   APPROVAL_STATUSES,
   AUDIT_OUTCOMES,
+  CODING_SESSION_BACKENDS,
+  CODING_SESSION_STATUSES,
+  type CodingSessionBackend,
+  type CodingSessionStatus,
 } from './schema.js';
 export type { JsonValue } from './schema.js';
 export type {
@@ -36,6 +40,7 @@ export type {
   ApprovalStatus,
   AuditLogEntry,
   AuditOutcome,
+  CodingSession,
   Environment,
   McpConfig,
   McpConfigStatus,
@@ -156,3 +161,10 @@ export type {
   AuditLogFilter,
 } from './repositories/audit-log.js';
 export type { SettingsRepository } from './repositories/settings.js';
+export type {
+  CodingSessionsRepository,
+  CodingSessionCreateInput,
+  CodingSessionPatch,
+  CodingSessionFilter,
+  CodingSessionClose,
+} from './repositories/coding-sessions.js';

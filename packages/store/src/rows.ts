@@ -3,6 +3,7 @@ import type {
   agents,
   approvals,
   auditLog,
+  codingSessions,
   environments,
   mcpConfigs,
   mcpServers,
@@ -43,6 +44,7 @@ export type Lease = typeof leases.$inferSelect;
 export type NotificationLog = typeof notificationLogs.$inferSelect;
 export type AuditLogEntry = typeof auditLog.$inferSelect;
 export type Setting = typeof settings.$inferSelect;
+export type CodingSession = typeof codingSessions.$inferSelect;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type RunSource = (typeof RUN_SOURCES)[number];

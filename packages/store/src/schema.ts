@@ -456,6 +456,45 @@ export const schedules = sqliteTable(
   (t) => [index('schedules_due_idx').on(t.enabled, t.nextRunAt)],
 );
 
+/** Which coding server backs a coding session. */
+export const CODING_SESSION_BACKENDS = ['opencode-nats', 'opencode'] as const;
+export type CodingSessionBackend = (typeof CODING_SESSION_BACKENDS)[number];
+/** A coding session is open until someone closes it; a closed one never opens again. */
+export const CODING_SESSION_STATUSES = ['open', 'closed'] as const;
+export type CodingSessionStatus = (typeof CODING_SESSION_STATUSES)[number];
+
+/** Coding sessions agents open on a coding server (open → closed), kept across restarts. */
+export const codingSessions = sqliteTable(
+  'coding_sessions',
+  {
+    /** The id the model is given, e.g. `cs-1a2b3c4d5e6f`; the caller makes it. */
+    id: text('id').primaryKey(),
+    backend: text('backend', { enum: CODING_SESSION_BACKENDS }).notNull(),
+    status: text('status', { enum: CODING_SESSION_STATUSES }).notNull().default('open'),
+    /** The run that opened it; history outlives the run. */
+    runId: integer('run_id').references(() => runs.id, { onDelete: 'set null' }),
+    // Like runs, the agent's name keeps the record readable after the agent row goes.
+    agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentName: text('agent_name').notNull().default(''),
+    title: text('title'),
+    repoUrl: text('repo_url'),
+    branch: text('branch'),
+    workspaceName: text('workspace_name').notNull(),
+    workspacePath: text('workspace_path'),
+    /** The coding server's own id of the session. */
+    backendSessionId: text('backend_session_id'),
+    messageCount: integer('message_count').notNull().default(0),
+    lastCommit: text('last_commit'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [
+    index('coding_sessions_status_idx').on(t.status),
+    index('coding_sessions_run_idx').on(t.runId),
+  ],
+);
+
 /** Named leases: one holder at a time (the scheduler's), taken over when it runs out. */
 export const leases = sqliteTable('leases', {
   name: text('name').primaryKey(),

@@ -6,6 +6,7 @@ import { runMigrations } from './migrations.js';
 import { AgentsRepository } from './repositories/agents.js';
 import { ApprovalsRepository } from './repositories/approvals.js';
 import { AuditLogRepository } from './repositories/audit-log.js';
+import { CodingSessionsRepository } from './repositories/coding-sessions.js';
 import { EnvironmentsRepository } from './repositories/environments.js';
 import { McpConfigsRepository } from './repositories/mcp-configs.js';
 import { McpServersRepository } from './repositories/mcp-servers.js';
@@ -44,6 +45,7 @@ export class Store {
   readonly notificationLogs: NotificationLogsRepository;
   readonly auditLog: AuditLogRepository;
   readonly settings: SettingsRepository;
+  readonly codingSessions: CodingSessionsRepository;
 
   readonly #conn: Connection;
   #closed = false;
@@ -112,6 +114,7 @@ export class Store {
     this.notificationLogs = new NotificationLogsRepository(ctx);
     this.auditLog = new AuditLogRepository(ctx);
     this.settings = new SettingsRepository(ctx);
+    this.codingSessions = new CodingSessionsRepository(ctx);
   }
 
   /** True once close() has been called. */

@@ -41,6 +41,7 @@ import { RunRecorder } from './run-recorder.js';
 import {
   buildRunTools,
   loadToolWiring,
+  type LocalTool,
   type ToolCallRecord,
   type ToolWiring,
 } from './run-tools.js';
@@ -51,7 +52,27 @@ export type RunProgressEvent =
   | { type: 'tool_call'; runId: number; call: ToolCallRecord }
   | { type: 'sub_agent'; runId: number; childRunId: number; agent: string; status: string }
   /** A model call failed and is tried again after `delayMs` (a 429 or 5xx, a network error). */
-  | { type: 'model_retry'; runId: number; attempt: number; delayMs: number; status: number | null };
+  | { type: 'model_retry'; runId: number; attempt: number; delayMs: number; status: number | null }
+  /** Progress a process-given tool reports while it works (a coding task's stream: `coding_event`). */
+  | { type: 'tool_progress'; runId: number; eventType: string; payload: Record<string, unknown> };
+
+/** What a tool provider knows of the run it gives tools to. */
+export interface RunToolContext {
+  run: Run;
+  agent: Agent;
+  definition: AgentDefinition;
+  environment: string;
+  /**
+   * Records an event of this run (secrets redacted) and hands it to whoever watches the run
+   * as a `tool_progress` event.
+   */
+  event(type: string, payload: Record<string, unknown>): void;
+}
+
+/** Gives runs tools beyond the agent's bindings (the coding tools), decided per run. */
+export interface RunToolProvider {
+  tools(context: RunToolContext): readonly LocalTool[] | Promise<readonly LocalTool[]>;
+}
 
 export interface AgentRunnerDeps {
   store: Store;
@@ -73,6 +94,8 @@ export interface AgentRunnerDeps {
   leaseMs?: number;
   /** Clock of run durations. Default `() => new Date()`. */
   now?: () => Date;
+  /** Tools the process gives runs beyond each agent's own (see RunToolProvider). */
+  toolProviders?: readonly RunToolProvider[];
 }
 
 export interface ExecuteOptions {
@@ -170,6 +193,14 @@ export class AgentRunner {
     this.#prompts.set(file, { key, def });
     def.catch(() => this.#prompts.delete(file));
     return def;
+  }
+
+  /** Every provider's tools for this run, in the providers' order. */
+  async #localTools(context: RunToolContext): Promise<LocalTool[]> {
+    const out: LocalTool[] = [];
+    for (const provider of this.#deps.toolProviders ?? [])
+      out.push(...(await provider.tools(context)));
+    return out;
   }
 
   #toolWiring(agent: Agent, syncedAt: Date | null | undefined): Promise<ToolWiring> {
@@ -494,7 +525,21 @@ export class AgentRunner {
           emit({ type: 'model_turn', runId: run.id, turn });
         },
       });
+      const localTools = this.#deps.toolProviders?.length
+        ? await this.#localTools({
+            run,
+            agent,
+            definition: def,
+            environment,
+            event: (type, payload) => {
+              const clean = redactor.value(payload) as Record<string, unknown>;
+              recorder.record([{ type, payload: clean }]);
+              emit({ type: 'tool_progress', runId: run.id, eventType: type, payload: clean });
+            },
+          })
+        : undefined;
       const tools = buildRunTools({
+        ...(localTools ? { localTools } : {}),
         pool: this.#deps.pool,
         tracer: this.#deps.tracer,
         wiring,

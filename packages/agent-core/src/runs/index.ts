@@ -26,6 +26,13 @@ export { isFinal, newWorkerId, RunWorkers } from './run-workers.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
 export { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
 export { AgentRunner, RunInterrupted } from './agent-runner.js';
-export type { AgentRunnerDeps, ExecuteOptions, RunProgressEvent } from './agent-runner.js';
+export type {
+  AgentRunnerDeps,
+  ExecuteOptions,
+  RunProgressEvent,
+  RunToolContext,
+  RunToolProvider,
+} from './agent-runner.js';
+export type { LocalTool } from './run-tools.js';
 export { isoOrNull, runView } from './run-view.js';
 export type { RunView } from './run-view.js';

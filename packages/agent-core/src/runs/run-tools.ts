@@ -44,6 +44,27 @@ export async function loadToolWiring(store: Store, agent: Agent): Promise<ToolWi
   return { mcp, subAgents: await store.agents.listSubAgents(agent.id) };
 }
 
+/**
+ * A tool Junction itself gives a run, beside the agent's MCP tools and sub-agents (the coding
+ * tools are these). Traced, recorded and stopped like an MCP tool call.
+ */
+export interface LocalTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** What events and traces name as the tool's server, e.g. `coding`. */
+  server: string;
+  /**
+   * Does the call. The signal follows the run's, except for a cancel (see unlessCancelled): a
+   * call already under way finishes and its answer is recorded.
+   */
+  execute(
+    args: unknown,
+    call: { signal?: AbortSignal },
+  ): Promise<{ text: string; isError: boolean }>;
+}
+
 export interface RunToolsInput {
   pool: McpClientPool;
   tracer: Tracer;
@@ -63,6 +84,8 @@ export interface RunToolsInput {
     task: string,
     variables: Record<string, string>,
   ) => Promise<SubAgentOutcome>;
+  /** Tools given by the process rather than an MCP server (see LocalTool). */
+  localTools?: readonly LocalTool[];
   now?: () => number;
 }
 
@@ -191,6 +214,22 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
               call ? { signal: call.signal } : {},
             );
             return { text: resultText(result), isError: result.isError };
+          } finally {
+            call?.done();
+          }
+        }),
+    });
+  }
+
+  for (const local of input.localTools ?? []) {
+    tools[local.name] = dynamicTool({
+      description: local.description,
+      inputSchema: jsonSchema(local.inputSchema),
+      execute: async (args, { abortSignal }) =>
+        traced(local.name, local.server, args, async () => {
+          const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
+          try {
+            return await local.execute(args ?? {}, call ? { signal: call.signal } : {});
           } finally {
             call?.done();
           }

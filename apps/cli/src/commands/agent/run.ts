@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { RunProgressEvent } from '@junction/agent-core/runs';
 import { JunctionCommand } from '../../base-command.js';
 import { noColorFlag } from '../../flags.js';
+import { summarizeEvent } from '../../run-view.js';
 
 export interface RunView {
   run_id: number;
@@ -125,6 +126,8 @@ export default class AgentRun extends JunctionCommand {
               );
             } else if (event.type === 'model_retry') {
               spinner.start('run', `waiting to retry (attempt ${event.attempt + 1})`);
+            } else if (event.type === 'tool_progress') {
+              spinner.start('run', 'the coding assistant is working');
             } else {
               spinner.start('run', 'waiting for the model');
             }
@@ -196,6 +199,9 @@ function describe(event: RunProgressEvent): string {
   if (event.type === 'tool_call') {
     const c = event.call;
     return `  tool ${c.server}/${c.tool}  ${c.success ? 'ok' : `error: ${(c.error ?? '').slice(0, 120)}`}  ${c.durationMs}ms`;
+  }
+  if (event.type === 'tool_progress') {
+    return `  ${event.eventType === 'coding_event' ? 'coding' : event.eventType}  ${summarizeEvent(event.eventType, event.payload)}`;
   }
   return `  sub-agent ${event.agent}: run ${event.childRunId} ${event.status}`;
 }

@@ -1,0 +1,480 @@
+// The coding tools an agent gets when its prompt file says `coding.enabled: true` and config.yaml
+// has a coding section: coding_open → session id, code, coding_commit, coding_push,
+// coding_close. Sessions are rows of the store (spec §3's state machine: a closed or unknown
+// session is a tool error that says so); the work is the backend's. The git token never leaves
+// here except in the one place the backend needs it, and is scrubbed from everything recorded.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { LocalTool, RunToolContext, RunToolProvider } from '@junction/agent-core/runs';
+import type { CodingSession, Store } from '@junction/store';
+import type { Logger } from '@junction/telemetry';
+import type {
+  CodingBackend,
+  CodingBackendKind,
+  CodingOutcome,
+  CodingProgress,
+  CodingWorkspace,
+} from './backend.js';
+import { withoutCredentials } from './git.js';
+import { managedWorkspaceName } from './http-backend.js';
+import { codePrompt } from './prompts.js';
+import type { CodingSettings } from './settings.js';
+
+export const CODING_TOOL_NAMES = [
+  'coding_open',
+  'code',
+  'coding_commit',
+  'coding_push',
+  'coding_close',
+] as const;
+
+export interface CodingToolsOptions {
+  settings: CodingSettings;
+  store: Store;
+  logger: Logger;
+  /** The backend of a kind (the config's own is started with the process; another on first use). */
+  backend(kind: CodingBackendKind): Promise<CodingBackend>;
+}
+
+/** Where the model's answer says a tool went wrong. */
+type Answer = { text: string; isError: boolean };
+
+const SESSION_ID = { type: 'string', description: 'Coding session ID from coding_open' };
+/** A remote or branch name git accepts, and that no shell or option parser misreads. */
+const REF_NAME = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
+/** A workspace name at a bus backend: a relative folder, no climbing out. */
+const WORKSPACE_NAME = /^(?!.*\.\.)[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+
+function fail(text: string): Answer {
+  return { text, isError: true };
+}
+
+function answer(value: Record<string, unknown>, isError = false): Answer {
+  return { text: JSON.stringify(value), isError };
+}
+
+/** The string argument `key`, trimmed; undefined when absent; a message when it is not text. */
+function textArg(args: Record<string, unknown>, key: string): string | undefined | Error {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return new Error(`${key} must be a string`);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+export function createCodingTools(options: CodingToolsOptions): RunToolProvider {
+  const { settings, store, logger } = options;
+  const told = new Set<string>();
+  const token = settings.git.token;
+
+  /** Logs why an agent has no coding tools, once per agent and cause. */
+  const notEnabled = (
+    ctx: RunToolContext,
+    cause: string,
+    level: 'debug' | 'info' | 'warn',
+  ): void => {
+    const key = `${ctx.agent.id}:${cause}`;
+    if (told.has(key)) return;
+    told.add(key);
+    logger[level](`Coding tools NOT enabled for agent "${ctx.agent.name}": ${cause}`, {
+      agent_name: ctx.agent.name,
+    });
+  };
+
+  /** Removes the token and URL credentials from anything recorded or answered. */
+  const scrub = <T>(value: T): T => {
+    if (typeof value === 'string') {
+      let text: string = value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+(:[^/@\s]*)?@/gi, '$1');
+      if (token) text = text.split(token).join('[REDACTED]');
+      return text as T;
+    }
+    if (Array.isArray(value)) return value.map((v: unknown) => scrub(v)) as T;
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, scrub(v)]),
+      ) as T;
+    }
+    return value;
+  };
+
+  const workspaceOf = (s: CodingSession): CodingWorkspace => ({
+    sessionId: s.id,
+    workspaceName: s.workspaceName,
+    workspacePath: s.workspacePath,
+    backendSessionId: s.backendSessionId,
+    repoUrl: s.repoUrl,
+    branch: s.branch,
+    title: s.title,
+  });
+
+  /** The open session `id`, its backend ready, or the answer that says why not. */
+  const openSession = async (
+    args: Record<string, unknown>,
+  ): Promise<{ session: CodingSession; backend: CodingBackend } | Answer> => {
+    const id = textArg(args, 'session_id');
+    if (id === undefined || id instanceof Error)
+      return fail('session_id is required: the id coding_open returned.');
+    const session = await store.codingSessions.get(id);
+    if (!session) return fail(`No coding session ${id}; open one with coding_open first.`);
+    if (session.status !== 'open')
+      return fail(`Coding session ${id} is closed; open a new one with coding_open.`);
+    const backend = await options.backend(session.backend);
+    const problem = await backend.problem();
+    if (problem) return fail(scrub(problem));
+    return { session, backend };
+  };
+
+  const outcomeFields = (out: CodingOutcome): Record<string, unknown> => ({
+    status: out.status,
+    ...(out.error ? { error: out.error } : {}),
+    files_changed: out.filesChanged,
+    tokens_used: out.inputTokens + out.outputTokens,
+    input_tokens: out.inputTokens,
+    output_tokens: out.outputTokens,
+    tool_calls: out.toolCalls,
+    ...(out.attempts > 1 ? { attempts: out.attempts } : {}),
+    duration_ms: out.durationMs,
+  });
+
+  /** Keeps what a task told of the session (path, backend id, commit). */
+  const remember = async (
+    session: CodingSession,
+    out: CodingOutcome,
+    message = false,
+  ): Promise<void> => {
+    await store.codingSessions.update(session.id, {
+      ...(out.workspacePath ? { workspacePath: out.workspacePath } : {}),
+      ...(out.backendSessionId ? { backendSessionId: out.backendSessionId } : {}),
+      ...(out.git?.commit ? { lastCommit: out.git.commit } : {}),
+      ...(out.git?.branch ? { branch: out.git.branch } : {}),
+      ...(message ? { messageCount: session.messageCount + 1 } : {}),
+    });
+  };
+
+  return {
+    async tools(ctx: RunToolContext): Promise<LocalTool[]> {
+      const wanted = ctx.definition.coding?.enabled === true;
+      if (!settings.enabled) {
+        if (wanted)
+          notEnabled(
+            ctx,
+            'config.yaml has no coding section; add one (coding.backend: opencode-nats or opencode) to give it coding tools.',
+            'warn',
+          );
+        return [];
+      }
+      if (!wanted) {
+        notEnabled(ctx, 'its prompt file does not set coding.enabled: true.', 'debug');
+        return [];
+      }
+      const kind: CodingBackendKind = ctx.definition.coding?.backend ?? settings.backend;
+      const call = (signal?: AbortSignal) => ({
+        ...(signal ? { signal } : {}),
+        onEvent: (event: CodingProgress) => ctx.event('coding_event', scrub(event)),
+      });
+      const run = async (f: () => Promise<Answer>): Promise<Answer> => {
+        try {
+          const out = await f();
+          return { text: scrub(out.text), isError: out.isError };
+        } catch (err) {
+          logger.error('coding tool failed', { error: scrub((err as Error).message) });
+          return fail(`The coding tool failed: ${scrub((err as Error).message)}`);
+        }
+      };
+
+      const open: LocalTool = {
+        name: 'coding_open',
+        server: 'coding',
+        description:
+          'Open a coding session: a workspace (a clone of repo_url when given) and a coding assistant session in it. Returns the session_id the other coding tools take.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            repo_url: {
+              type: 'string',
+              description: 'Git repository to clone into the workspace (optional).',
+            },
+            branch: {
+              type: 'string',
+              description: 'Branch to check out (optional; the default branch otherwise).',
+            },
+            workspace_path: {
+              type: 'string',
+              description:
+                kind === 'opencode'
+                  ? 'An existing folder to work in (absolute path); omit for a new workspace Junction removes on coding_close.'
+                  : "The workspace's name at the coding backend (a relative folder name); omit for one named after the session.",
+            },
+            title: { type: 'string', description: 'Optional session title.' },
+          },
+          additionalProperties: false,
+        },
+        execute: (raw, { signal }) =>
+          run(async () => {
+            const args = (raw ?? {}) as Record<string, unknown>;
+            const repoUrl = textArg(args, 'repo_url');
+            const branch = textArg(args, 'branch');
+            const given = textArg(args, 'workspace_path');
+            const title = textArg(args, 'title');
+            for (const v of [repoUrl, branch, given, title])
+              if (v instanceof Error)
+                return fail(`Invalid arguments for coding_open: ${v.message}.`);
+            if (typeof branch === 'string' && !REF_NAME.test(branch))
+              return fail(
+                `Invalid arguments for coding_open: branch "${branch}" is not a branch name.`,
+              );
+            const backend = await options.backend(kind);
+            const problem = await backend.problem();
+            if (problem) return fail(scrub(problem));
+            const id = `cs-${randomBytes(6).toString('hex')}`;
+            let workspaceName = managedWorkspaceName(id);
+            let workspacePath: string | null = null;
+            if (kind === 'opencode') {
+              if (typeof given === 'string') {
+                if (!path.isAbsolute(given))
+                  return fail(
+                    `Invalid arguments for coding_open: workspace_path must be an absolute folder path on the Junction host (got "${given}").`,
+                  );
+                workspacePath = given;
+                workspaceName = path.basename(given);
+              } else {
+                workspacePath = path.join(settings.workspaceBasePath, workspaceName);
+              }
+            } else if (typeof given === 'string') {
+              if (!WORKSPACE_NAME.test(given))
+                return fail(
+                  `Invalid arguments for coding_open: workspace_path "${given}" must be a relative folder name at the coding backend (letters, digits, . _ - and /, no "..").`,
+                );
+              workspaceName = given;
+            }
+            const session = await store.codingSessions.create({
+              id,
+              backend: kind,
+              runId: ctx.run.id,
+              agentId: ctx.agent.id,
+              agentName: ctx.agent.name,
+              ...(typeof title === 'string' ? { title } : {}),
+              ...(typeof repoUrl === 'string' ? { repoUrl: withoutCredentials(repoUrl) } : {}),
+              ...(typeof branch === 'string' ? { branch } : {}),
+              workspaceName,
+              ...(workspacePath ? { workspacePath } : {}),
+            });
+            const workspace = {
+              ...workspaceOf(session),
+              repoUrl: typeof repoUrl === 'string' ? repoUrl : null,
+            };
+            const out = await backend.open(workspace, {
+              ...call(signal),
+              ...(token ? { token } : {}),
+            });
+            if (out.status !== 'completed') {
+              await store.codingSessions.close(id);
+              return answer({ success: false, session_id: id, ...outcomeFields(out) }, true);
+            }
+            await remember(session, out);
+            logger.info('coding session opened', {
+              session_id: id,
+              backend: kind,
+              agent_name: ctx.agent.name,
+            });
+            return answer({
+              success: true,
+              session_id: id,
+              backend: kind,
+              workspace_path: out.workspacePath ?? workspacePath ?? workspaceName,
+              ...(out.git ? { branch: out.git.branch, commit: out.git.commit } : {}),
+            });
+          }),
+      };
+
+      const code: LocalTool = {
+        name: 'code',
+        server: 'coding',
+        description:
+          'Delegate a coding task to the coding assistant in an open session: it edits files and runs commands in the workspace, and reports what it changed.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            session_id: SESSION_ID,
+            instruction: {
+              type: 'string',
+              description:
+                "What the coding assistant should do, e.g. 'Fix the null check in auth.go'.",
+            },
+            context: {
+              type: 'string',
+              description: 'Additional context about the task (optional).',
+            },
+            files: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'Files to focus on (optional).',
+            },
+          },
+          required: ['session_id', 'instruction'],
+          additionalProperties: false,
+        },
+        execute: (raw, { signal }) =>
+          run(async () => {
+            const args = (raw ?? {}) as Record<string, unknown>;
+            const instruction = textArg(args, 'instruction');
+            const context = textArg(args, 'context');
+            if (instruction === undefined || instruction instanceof Error)
+              return fail('instruction is required: say what the coding assistant should do.');
+            if (context instanceof Error)
+              return fail(`Invalid arguments for code: ${context.message}.`);
+            const files = args.files;
+            if (
+              files !== undefined &&
+              (!Array.isArray(files) || files.some((f) => typeof f !== 'string'))
+            )
+              return fail('Invalid arguments for code: files must be a list of file paths.');
+            const got = await openSession(args);
+            if ('text' in got) return got;
+            const out = await got.backend.code(
+              workspaceOf(got.session),
+              codePrompt(instruction, context, files as string[] | undefined),
+              call(signal),
+            );
+            await remember(got.session, out, true);
+            return answer(
+              { success: out.status === 'completed', summary: out.text, ...outcomeFields(out) },
+              out.status !== 'completed',
+            );
+          }),
+      };
+
+      const commit: LocalTool = {
+        name: 'coding_commit',
+        server: 'coding',
+        description:
+          'Commit every change in the coding session workspace (git add -A, git commit).',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            session_id: SESSION_ID,
+            message: { type: 'string', description: 'Commit message describing the changes.' },
+          },
+          required: ['session_id', 'message'],
+          additionalProperties: false,
+        },
+        execute: (raw, { signal }) =>
+          run(async () => {
+            const args = (raw ?? {}) as Record<string, unknown>;
+            const message = textArg(args, 'message');
+            if (message === undefined || message instanceof Error)
+              return fail('message is required: the commit message.');
+            const got = await openSession(args);
+            if ('text' in got) return got;
+            const out = await got.backend.commit(workspaceOf(got.session), message, call(signal));
+            if (out.notGit)
+              return fail(
+                `The workspace of coding session ${got.session.id} is not a git repository, so there is nothing to commit to; open a session with repo_url to work in one.`,
+              );
+            await remember(got.session, out);
+            const ok = out.status === 'completed';
+            return answer(
+              {
+                success: ok,
+                message,
+                ...(out.git?.commit ? { commit_hash: out.git.commit } : {}),
+                ...(out.nothingToCommit ? { nothing_to_commit: true } : {}),
+                files_changed: out.filesChanged,
+                ...(ok ? {} : { error: out.error ?? out.text }),
+              },
+              !ok,
+            );
+          }),
+      };
+
+      const push: LocalTool = {
+        name: 'coding_push',
+        server: 'coding',
+        description: 'Push the commits of the coding session to the remote repository.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            session_id: SESSION_ID,
+            remote: { type: 'string', description: 'Remote name (default: origin).' },
+            branch: {
+              type: 'string',
+              description: 'Branch to push (default: the current branch).',
+            },
+          },
+          required: ['session_id'],
+          additionalProperties: false,
+        },
+        execute: (raw, { signal }) =>
+          run(async () => {
+            const args = (raw ?? {}) as Record<string, unknown>;
+            const remote = textArg(args, 'remote') ?? 'origin';
+            const branch = textArg(args, 'branch');
+            if (remote instanceof Error || !REF_NAME.test(remote))
+              return fail(
+                'Invalid arguments for coding_push: remote must be a remote name such as origin.',
+              );
+            if (branch instanceof Error || (typeof branch === 'string' && !REF_NAME.test(branch)))
+              return fail(
+                'Invalid arguments for coding_push: branch must be a branch name such as main.',
+              );
+            const got = await openSession(args);
+            if ('text' in got) return got;
+            const out = await got.backend.push(
+              workspaceOf(got.session),
+              { remote, ...(branch ? { branch } : {}), ...(token ? { token } : {}) },
+              call(signal),
+            );
+            if (out.notGit)
+              return fail(
+                `The workspace of coding session ${got.session.id} is not a git repository, so there is nothing to push.`,
+              );
+            const ok = out.status === 'completed';
+            return answer(
+              {
+                success: ok,
+                remote,
+                branch: branch ?? out.git?.branch ?? 'HEAD',
+                message: out.text,
+                ...(ok ? {} : { error: out.error ?? out.text }),
+              },
+              !ok,
+            );
+          }),
+      };
+
+      const close: LocalTool = {
+        name: 'coding_close',
+        server: 'coding',
+        description: 'Close a coding session; the backend cleans up its workspace.',
+        inputSchema: {
+          type: 'object',
+          properties: { session_id: SESSION_ID },
+          required: ['session_id'],
+          additionalProperties: false,
+        },
+        execute: (raw) =>
+          run(async () => {
+            const args = (raw ?? {}) as Record<string, unknown>;
+            const id = textArg(args, 'session_id');
+            if (id === undefined || id instanceof Error)
+              return fail('session_id is required: the id coding_open returned.');
+            const closed = await store.codingSessions.close(id);
+            if (!closed) return fail(`No coding session ${id}; there is nothing to close.`);
+            if (!closed.closedNow) return fail(`Coding session ${id} is already closed.`);
+            const backend = await options.backend(closed.session.backend);
+            await backend.close(workspaceOf(closed.session)).catch((err: unknown) =>
+              logger.warn('the coding backend did not clean up a session', {
+                session_id: id,
+                error: scrub((err as Error).message),
+              }),
+            );
+            ctx.event('coding_event', { session_id: id, type: 'session_closed' });
+            logger.info('coding session closed', { session_id: id });
+            return answer({ ok: true, session_id: id });
+          }),
+      };
+
+      return [open, code, commit, push, close];
+    },
+  };
+}
