@@ -175,8 +175,8 @@ export class NatsCodingBackend implements CodingBackend {
     call: TaskCall,
   ): Promise<CodingOutcome & { notGit?: boolean; nothingToCommit?: boolean }> {
     const out = await this.#task(workspace, commitPrompt(message), call);
+    if (notGit(out)) return { ...out, notGit: true };
     if (out.status !== 'completed') return out;
-    if (!out.git) return { ...out, notGit: true };
     return { ...out, nothingToCommit: /nothing to commit/i.test(out.text) };
   }
 
@@ -186,8 +186,7 @@ export class NatsCodingBackend implements CodingBackend {
     call: TaskCall,
   ): Promise<CodingOutcome & { notGit?: boolean }> {
     const out = await this.#task(workspace, pushPrompt(target.remote, target.branch), call);
-    if (out.status === 'completed' && !out.git) return { ...out, notGit: true };
-    return out;
+    return notGit(out) ? { ...out, notGit: true } : out;
   }
 
   async close(workspace: CodingWorkspace): Promise<void> {
@@ -228,6 +227,15 @@ export class NatsCodingBackend implements CodingBackend {
     this.#bus = undefined;
     await bus?.close();
   }
+}
+
+/**
+ * Whether a task's workspace is no git repository: a completed task reports git state for a
+ * repository, and git itself says so when a command failed for that reason.
+ */
+function notGit(out: CodingOutcome): boolean {
+  if (out.git) return false;
+  return out.status === 'completed' || /not a git repository/i.test(out.error ?? out.text);
 }
 
 /** The `opencode-state` key of a session's git token (task field tokenFromKV). */

@@ -30,13 +30,14 @@ export function pushPrompt(remote: string, branch: string | undefined): string {
   ].join('\n');
 }
 
-/** The prompt of one `code` call: the instruction, with its context and files when given. */
+/** The prompt of one `code` call: the instruction first, then its context and files when given. */
 export function codePrompt(
   instruction: string,
   context?: string,
   files?: readonly string[],
 ): string {
-  let prompt = context ? `Context: ${context}\n\nTask: ${instruction}` : instruction;
+  let prompt = instruction;
+  if (context) prompt += `\n\nContext: ${context}`;
   if (files && files.length > 0) prompt += `\n\nFocus on these files: ${files.join(', ')}`;
   return prompt;
 }
