@@ -51,7 +51,7 @@ describe('submitRun with an idempotency key', () => {
   it('answers a repeat with its first run even when the model could not start a new one now', async () => {
     const first = await submitRun({ store, checkModel: () => undefined }, request('ship it'));
     const modelGone = (): never => {
-      throw new AgentCoreError('MODEL_KEY_MISSING', 'no key');
+      throw new AgentCoreError('MODEL_API_KEY_MISSING', 'no key');
     };
     const again = await submitRun({ store, checkModel: modelGone }, request('ship it'));
     expect(again).toMatchObject({ replayed: true, run: { id: first.run.id } });

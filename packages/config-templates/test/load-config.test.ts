@@ -66,7 +66,7 @@ describe('loadConfig defaults', () => {
       workspace_base_path: path.join(paths.configHome, 'coding'),
       task_timeout_min: 10,
       max_attempts: 3,
-      git: { token_env_var: 'GITHUB_TOKEN' },
+      git: { token_env_var: 'GITHUB_TOKEN', token_from_kv: false },
     });
     expect(config.workers).toEqual({ concurrency: 4 });
     expect(config.runs).toEqual({ timeout_seconds: 600 });

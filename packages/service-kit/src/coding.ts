@@ -6,9 +6,10 @@ import type { RunToolProvider } from '@junction/agent-core/runs';
 import { resolvePaths, type Config } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
+import type * as CodingBus from '@junction/coding-bus';
 
-type CodingModule = typeof import('@junction/coding-bus');
-type Backends = Awaited<ReturnType<CodingModule['startCodingBackends']>>;
+type CodingModule = typeof CodingBus;
+type Backends = CodingBus.CodingBackends;
 
 export interface CodingPart {
   /** Gives coding-enabled agents their tools (and says why an agent has none). */
