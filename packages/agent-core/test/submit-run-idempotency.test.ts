@@ -58,7 +58,7 @@ describe('submitRun with an idempotency key', () => {
     // A new key with the model gone is refused, and nothing is written.
     await expect(
       submitRun({ store, checkModel: modelGone }, { ...request('other'), idempotency_key: 'new' }),
-    ).rejects.toMatchObject({ code: 'MODEL_KEY_MISSING' });
+    ).rejects.toMatchObject({ code: 'MODEL_API_KEY_MISSING' });
     expect(await store.runs.list()).toHaveLength(1);
   });
 
