@@ -86,6 +86,14 @@ export interface CodingBackend {
   stop(): Promise<void>;
 }
 
+/** Longest text of one progress event that is recorded. */
+const MAX_EVENT_TEXT = 2_000;
+
+/** `text` cut to what a progress event keeps. */
+export function cutText(text: string): string {
+  return text.length <= MAX_EVENT_TEXT ? text : `${text.slice(0, MAX_EVENT_TEXT)}…`;
+}
+
 /** An outcome that is only an error (nothing was done). */
 export function failed(text: string, status: CodingOutcome['status'] = 'error'): CodingOutcome {
   return {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LocalTool, RunToolContext, RunToolProvider } from '@junction/agent-core/runs';
 import type { CodingSession, Store } from '@junction/store';
-import type { Logger } from '@junction/telemetry';
+import { createRedactor, redactUrl, type Logger } from '@junction/telemetry';
 import type {
   CodingBackend,
   CodingBackendKind,
@@ -15,7 +15,6 @@ import type {
   CodingProgress,
   CodingWorkspace,
 } from './backend.js';
-import { withoutCredentials } from './git.js';
 import { managedWorkspaceName } from './http-backend.js';
 import { codePrompt } from './prompts.js';
 import type { CodingSettings } from './settings.js';
@@ -81,21 +80,10 @@ export function createCodingTools(options: CodingToolsOptions): RunToolProvider 
     });
   };
 
-  /** Removes the token and URL credentials from anything recorded or answered. */
-  const scrub = <T>(value: T): T => {
-    if (typeof value === 'string') {
-      let text: string = value.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s:]+(:[^/@\s]*)?@/gi, '$1');
-      if (token) text = text.split(token).join('[REDACTED]');
-      return text as T;
-    }
-    if (Array.isArray(value)) return value.map((v: unknown) => scrub(v)) as T;
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, scrub(v)]),
-      ) as T;
-    }
-    return value;
-  };
+  // The token and URL credentials out of anything recorded or answered: the logs' own redactor.
+  const redactor = createRedactor(token ? [token] : []);
+  const scrub = <T>(value: T): T =>
+    (typeof value === 'string' ? redactor.text(value) : redactor.value(value)) as T;
 
   const workspaceOf = (s: CodingSession): CodingWorkspace => ({
     sessionId: s.id,
@@ -118,10 +106,8 @@ export function createCodingTools(options: CodingToolsOptions): RunToolProvider 
     if (!session) return fail(`No coding session ${id}; open one with coding_open first.`);
     if (session.status !== 'open')
       return fail(`Coding session ${id} is closed; open a new one with coding_open.`);
-    const backend = await options.backend(session.backend);
-    const problem = await backend.problem();
-    if (problem) return fail(scrub(problem));
-    return { session, backend };
+    // A backend that is down answers the call itself, with the same reason problem() gives.
+    return { session, backend: await options.backend(session.backend) };
   };
 
   const outcomeFields = (out: CodingOutcome): Record<string, unknown> => ({
@@ -254,7 +240,7 @@ export function createCodingTools(options: CodingToolsOptions): RunToolProvider 
               agentId: ctx.agent.id,
               agentName: ctx.agent.name,
               ...(typeof title === 'string' ? { title } : {}),
-              ...(typeof repoUrl === 'string' ? { repoUrl: withoutCredentials(repoUrl) } : {}),
+              ...(typeof repoUrl === 'string' ? { repoUrl: redactUrl(repoUrl) } : {}),
               ...(typeof branch === 'string' ? { branch } : {}),
               workspaceName,
               ...(workspacePath ? { workspacePath } : {}),

@@ -89,16 +89,3 @@ export async function changedFiles(cwd: string): Promise<string[]> {
     .filter((line) => line.length > 3)
     .map((line) => line.slice(3).replace(/^.* -> /, ''));
 }
-
-/** A URL with any user and password removed (what records may hold of a remote). */
-export function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/[^/@\s]+@/, '//');
-  }
-}

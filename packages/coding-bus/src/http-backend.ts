@@ -4,8 +4,9 @@
 // workspaces it made when their session closes.
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '@junction/telemetry';
+import { redactUrl, type Logger } from '@junction/telemetry';
 import {
+  cutText,
   failed,
   writtenFile,
   type CodingBackend,
@@ -14,7 +15,7 @@ import {
   type OpenOptions,
   type TaskCall,
 } from './backend.js';
-import { changedFiles, git, gitState, withoutCredentials } from './git.js';
+import { changedFiles, git, gitState } from './git.js';
 import type { CodingSettings } from './settings.js';
 
 export interface HttpBackendOptions {
@@ -24,7 +25,6 @@ export interface HttpBackendOptions {
 }
 
 const HEALTH_TIMEOUT_MS = 3_000;
-const MAX_EVENT_TEXT = 2_000;
 
 /** The folder Junction makes for a session under coding.workspace_base_path. */
 export function managedWorkspaceName(sessionId: string): string {
@@ -81,8 +81,12 @@ export class HttpCodingBackend implements CodingBackend {
       if (res.ok) return undefined;
       return `The coding server at ${this.#base} answered ${res.status} to its health check; check that it is an opencode server (opencode serve --port 4096).`;
     } catch (err) {
-      return `The coding server at ${this.#base} is not reachable (${reason(err)}); start it (opencode serve --port 4096) or set coding.opencode.url.`;
+      return this.#unreachable(err);
     }
+  }
+
+  #unreachable(err: unknown): string {
+    return `The coding server at ${this.#base} is not reachable (${reason(err)}); start it (opencode serve --port 4096) or set coding.opencode.url.`;
   }
 
   /** One request with a JSON answer; 5xx, a network failure or a time-out may be tried again. */
@@ -108,7 +112,7 @@ export class HttpCodingBackend implements CodingBackend {
       throw new ServerError(
         timedOut
           ? `no answer from the coding server within ${Math.round(timeoutMs / 1000)} s`
-          : `the coding server at ${this.#base} is not reachable (${reason(err)})`,
+          : this.#unreachable(err),
         true,
       );
     }
@@ -145,7 +149,7 @@ export class HttpCodingBackend implements CodingBackend {
     const route = `/session/${encodeURIComponent(workspace.backendSessionId ?? '')}/message?directory=${encodeURIComponent(dir)}`;
     const event = (e: { type: string; [key: string]: unknown }): void =>
       call.onEvent({ session_id: workspace.sessionId, ...e });
-    event({ type: 'prompt_sent', content: cut(prompt) });
+    event({ type: 'prompt_sent', content: cutText(prompt) });
     let answer: MessageAnswer | undefined;
     let attempts = 0;
     for (;;) {
@@ -188,9 +192,9 @@ export class HttpCodingBackend implements CodingBackend {
     for (const part of answer.parts ?? []) {
       if (part.type === 'text' && part.text) {
         text += (text ? '\n' : '') + part.text;
-        event({ type: 'text', content: cut(part.text) });
+        event({ type: 'text', content: cutText(part.text) });
       } else if (part.type === 'reasoning' && part.text) {
-        event({ type: 'thinking', content: cut(part.text) });
+        event({ type: 'thinking', content: cutText(part.text) });
       } else if (part.type === 'tool' && part.tool) {
         toolCalls += 1;
         const file = writtenFile(part.tool, part.state?.input);
@@ -205,8 +209,8 @@ export class HttpCodingBackend implements CodingBackend {
           type: 'tool_end',
           tool: part.tool,
           ...(failedTool
-            ? { error: cut(part.state?.error ?? '') }
-            : { output: cut(part.state?.output ?? '') }),
+            ? { error: cutText(part.state?.error ?? '') }
+            : { output: cutText(part.state?.output ?? '') }),
         });
       } else if (part.type === 'tool-invocation' && part.tool) {
         pending = { tool: part.tool, input: part.input };
@@ -215,7 +219,7 @@ export class HttpCodingBackend implements CodingBackend {
         toolCalls += 1;
         const file = writtenFile(pending.tool, pending.input);
         if (file) files.add(file);
-        event({ type: 'tool_end', tool: pending.tool, output: cut(part.output ?? '') });
+        event({ type: 'tool_end', tool: pending.tool, output: cutText(part.output ?? '') });
         pending = undefined;
       }
     }
@@ -234,7 +238,7 @@ export class HttpCodingBackend implements CodingBackend {
     const error = answer.info?.error;
     if (error) {
       const message = error.data?.message ?? error.name ?? 'the coding assistant failed';
-      event({ type: 'error', content: cut(message) });
+      event({ type: 'error', content: cutText(message) });
       return { ...common, status: 'error', text: message, error: message };
     }
     return { ...common, status: 'completed', text };
@@ -266,16 +270,14 @@ export class HttpCodingBackend implements CodingBackend {
         });
         if (!cloned.ok) {
           await rm(dir, { recursive: true, force: true });
-          return failed(
-            `git clone of ${withoutCredentials(workspace.repoUrl)} failed: ${cloned.stderr}`,
-          );
+          return failed(`git clone of ${redactUrl(workspace.repoUrl)} failed: ${cloned.stderr}`);
         }
         event({ type: 'workspace_created', content: dir });
         const state = await gitState(dir);
         event({
           type: 'git_clone',
           git: {
-            url: withoutCredentials(workspace.repoUrl),
+            url: redactUrl(workspace.repoUrl),
             ...(state ? { branch: state.branch, commit: state.commit } : {}),
           },
         });
@@ -460,8 +462,4 @@ function reason(err: unknown): string {
     return cause instanceof Error ? `${err.message}: ${cause.message}` : err.message;
   }
   return String(err);
-}
-
-function cut(text: string): string {
-  return text.length <= MAX_EVENT_TEXT ? text : `${text.slice(0, MAX_EVENT_TEXT)}…`;
 }

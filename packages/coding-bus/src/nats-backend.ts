@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Logger } from '@junction/telemetry';
 import {
+  cutText,
   failed,
   writtenFile,
   type CodingBackend,
@@ -27,9 +28,6 @@ export const STATE_BUCKET = 'opencode-state';
 /** How long after a failed start the bus is tried again, at the earliest. */
 const REOPEN_AFTER_MS = 5_000;
 
-/** Longest text of one event kept in records. */
-const MAX_EVENT_TEXT = 2_000;
-
 export interface NatsBackendOptions {
   settings: CodingSettings;
   logger: Logger;
@@ -44,6 +42,8 @@ export class NatsCodingBackend implements CodingBackend {
   readonly #o: NatsBackendOptions;
   #bus: Promise<CodingBus> | undefined;
   #openedAt = 0;
+  /** Buckets opened on the current bus connection (a reopened bus starts afresh). */
+  #buckets = new Map<string, Promise<KV>>();
 
   constructor(options: NatsBackendOptions) {
     this.#o = options;
@@ -59,6 +59,7 @@ export class NatsCodingBackend implements CodingBackend {
     const current = this.#bus ? await this.#bus : undefined;
     if (current && (current.ok || Date.now() - this.#openedAt < REOPEN_AFTER_MS)) return current;
     this.#openedAt = Date.now();
+    this.#buckets.clear();
     this.#bus = openCodingBus({
       url: this.#o.settings.nats.url,
       storeDir: this.#o.storeDir,
@@ -211,9 +212,14 @@ export class NatsCodingBackend implements CodingBackend {
     const bus = await this.#ensure();
     if (!bus.ok) return undefined;
     try {
-      const kv = await new Kvm(bus.connection).create(name);
-      return await use(kv);
+      let kv = this.#buckets.get(name);
+      if (!kv) {
+        kv = new Kvm(bus.connection).create(name);
+        this.#buckets.set(name, kv);
+      }
+      return await use(await kv);
     } catch (err) {
+      this.#buckets.delete(name);
       this.#o.logger.warn('coding bus key-value bucket not usable', {
         bucket: name,
         error: (err as Error).message,
@@ -243,21 +249,16 @@ function tokenKey(sessionId: string): string {
   return `git-token.${sessionId}`;
 }
 
-function cut(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  return text.length <= MAX_EVENT_TEXT ? text : `${text.slice(0, MAX_EVENT_TEXT)}…`;
-}
-
 /** A stream event as Junction records it. */
 function progressOf(sessionId: string, event: CodingStreamEvent, attempt: number): CodingProgress {
   const out: CodingProgress = { session_id: sessionId, type: event.type, seq: event.seq };
   if (attempt > 1) out.attempt = attempt;
-  const content = cut(event.content);
+  const content = event.content === undefined ? undefined : cutText(event.content);
   if (content !== undefined) out.content = content;
   if (event.tool) {
     out.tool = event.tool.name;
     if (event.tool.args) out.args = event.tool.args;
-    const output = cut(event.tool.output);
+    const output = event.tool.output === undefined ? undefined : cutText(event.tool.output);
     if (output !== undefined) out.output = output;
     if (event.tool.duration !== undefined) out.duration_ms = event.tool.duration;
   }

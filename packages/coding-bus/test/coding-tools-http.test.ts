@@ -19,6 +19,7 @@ import {
   makeWorld,
   runContext,
   type World,
+  testSettings,
 } from './harness.js';
 
 const TOKEN = 'ghp_directModeTokenNeverInRecords9012';
@@ -28,25 +29,14 @@ let origin: string;
 let server: FakeOpencodeServer;
 
 function settingsFor(url: string, over: Partial<CodingSettings> = {}): CodingSettings {
-  return {
-    enabled: true,
+  return testSettings(world.dir, {
     backend: 'opencode',
-    nats: {
-      url: 'nats://127.0.0.1:4222',
-      subjects: {
-        task: 'svc.coding.task',
-        stream: 'svc.coding.stream',
-        result: 'svc.coding.result',
-      },
-    },
     opencodeUrl: url,
-    workspaceBasePath: path.join(world.dir, 'workspaces'),
+    token: TOKEN,
     taskTimeoutMs: 5_000,
     maxAttempts: 2,
-    git: { token: TOKEN, tokenSource: 'test', fromKv: false },
-    warnings: [],
     ...over,
-  };
+  });
 }
 
 function toolsFor(settings: CodingSettings, kept = keptLogger()) {

@@ -20,6 +20,7 @@ import {
   makeWorld,
   runContext,
   type World,
+  testSettings,
 } from './harness.js';
 
 const TOKEN = 'ghp_codingTokenThatMustNeverBeRecorded1234';
@@ -29,25 +30,7 @@ function settingsFor(
   dir: string,
   over: Partial<CodingSettings> = {},
 ): CodingSettings {
-  return {
-    enabled: true,
-    backend: 'opencode-nats',
-    nats: {
-      url: `nats://127.0.0.1:${port}`,
-      subjects: {
-        task: 'svc.coding.task',
-        stream: 'svc.coding.stream',
-        result: 'svc.coding.result',
-      },
-    },
-    opencodeUrl: 'http://127.0.0.1:4096',
-    workspaceBasePath: path.join(dir, 'workspaces'),
-    taskTimeoutMs: 15_000,
-    maxAttempts: 1,
-    git: { token: TOKEN, tokenSource: 'test', fromKv: false },
-    warnings: [],
-    ...over,
-  };
+  return testSettings(dir, { port, token: TOKEN, ...over });
 }
 
 describe('coding tools over the embedded bus', () => {

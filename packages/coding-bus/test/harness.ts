@@ -11,6 +11,7 @@ import type { LocalTool, RunToolContext } from '@junction/agent-core/runs';
 import type { AgentDefinition } from '@junction/config-templates';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createLogger, type RootLogger } from '@junction/telemetry';
+import type { CodingSettings } from '../src/index.js';
 
 export const GIT_ENV = {
   ...process.env,
@@ -127,4 +128,31 @@ export async function call(
     // A plain message.
   }
   return { ...out, json };
+}
+
+/** Coding settings for a test: a bus on `port` (or the default one), workspaces under `dir`. */
+export function testSettings(
+  dir: string,
+  over: Partial<CodingSettings> & { port?: number; token?: string } = {},
+): CodingSettings {
+  const { port = 4222, token, ...rest } = over;
+  return {
+    enabled: true,
+    backend: 'opencode-nats',
+    nats: {
+      url: `nats://127.0.0.1:${port}`,
+      subjects: {
+        task: 'svc.coding.task',
+        stream: 'svc.coding.stream',
+        result: 'svc.coding.result',
+      },
+    },
+    opencodeUrl: 'http://127.0.0.1:4096',
+    workspaceBasePath: path.join(dir, 'workspaces'),
+    taskTimeoutMs: 15_000,
+    maxAttempts: 1,
+    git: { ...(token ? { token } : {}), tokenSource: 'test', fromKv: false },
+    warnings: [],
+    ...rest,
+  };
 }
