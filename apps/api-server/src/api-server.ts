@@ -32,7 +32,7 @@ export async function startApiServer(
 ): Promise<ApiServer> {
   const settings = appSettingsOf(env);
   const version = packageVersion(new URL('../package.json', import.meta.url));
-  const start = { env, serviceName: SERVICE_NAME, version, executes: true };
+  const start = { env, serviceName: SERVICE_NAME, version, executes: true, management: true };
   const logStream = options.logStream ? { logStream: options.logStream } : {};
   return startApp({ ...start, ...logStream }, async (service, onRollback, config) => {
     const { store, logger } = service;

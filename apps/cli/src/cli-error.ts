@@ -1,5 +1,12 @@
 /** Codes of the errors the CLI raises itself (the packages raise their own). */
-export const CLI_ERROR_CODES = ['INVALID_ARGUMENT', 'INVALID_USAGE', 'INTERNAL_ERROR'] as const;
+export const CLI_ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'INVALID_USAGE',
+  'INTERNAL_ERROR',
+  'MANAGEMENT_NOT_CONFIGURED',
+  'MANAGEMENT_KEY_REFUSED',
+  'MANAGEMENT_UNREACHABLE',
+] as const;
 
 export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
 

@@ -80,6 +80,10 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   SCHEDULE_NOT_FOUND: 4,
   SCHEDULE_TARGET_NOT_FOUND: 4,
   SCHEDULER_UNAVAILABLE: 1,
+  // the management platform
+  MANAGEMENT_NOT_CONFIGURED: 3,
+  MANAGEMENT_KEY_REFUSED: 2,
+  MANAGEMENT_UNREACHABLE: 1,
 };
 
 /** Exit code for an error code; 1 for anything unlisted. */

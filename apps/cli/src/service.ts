@@ -16,6 +16,8 @@ export async function createService(
     startedAt?: Date;
     /** Whether this process executes runs. Default true. */
     executes?: boolean;
+    /** This process holds the management channel (serve, stdio). */
+    management?: 'serve' | 'stdio';
   },
 ): Promise<Composition> {
   const { composeService } = await import('@junction/service-kit');
@@ -31,5 +33,6 @@ export async function createService(
     ...(options.startedAt ? { startedAt: options.startedAt } : {}),
     executes: options.executes ?? true,
     workspace: ctx.workspace,
+    ...(options.management ? { management: options.management } : {}),
   });
 }

@@ -82,7 +82,8 @@ export const TRACE_SAMPLERS = [
 ] as const;
 
 /** Turns `host` into `host:443`; `host:port` stays as written. */
-function withDefaultPort(endpoint: string): string {
+/** `host:port` as given, or a bare host with `:443` (the TLS port) added. */
+export function withDefaultPort(endpoint: string): string {
   if (/^\[.*\]:\d+$/.test(endpoint) || /^[^:\]]+:\d+$/.test(endpoint)) return endpoint;
   return `${endpoint}:443`;
 }
@@ -120,7 +121,7 @@ export function createConfigSchema(paths: WorkspacePaths) {
     }),
     registration_key: text().optional().meta({
       description:
-        'Registration key from the platform dashboard; secret, per environment. Required when management.enabled is true.',
+        'Registration key from the platform dashboard; secret, per environment. When absent, the key stored by `junction auth login` is used; this one wins when both exist.',
     }),
     name: text()
       .optional()
@@ -130,9 +131,13 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .meta({ description: 'Tags for filtering and organising stations on the platform.' }),
     endpoint: text('a host or host:port').transform(withDefaultPort).optional().meta({
       description:
-        'Platform management channel, host:port (":443" is added to a bare host). Required when management.enabled is true.',
+        'Platform management channel, host:port (":443" is added to a bare host). Default <host of base_url>:443; one of the two is required when management.enabled is true.',
     }),
     use_tls: bool().default(true).meta({ description: 'Use TLS on the management channel.' }),
+    ca_file: text('a file path').optional().meta({
+      description:
+        'PEM file of a CA trusted for the management channel besides the system CAs (private platforms).',
+    }),
     base_url: httpUrl()
       .optional()
       .meta({ description: 'Platform web address; the OAuth URLs are derived from it.' }),
@@ -152,26 +157,25 @@ export function createConfigSchema(paths: WorkspacePaths) {
       introspect_url: httpUrl().optional().meta({
         description: 'Token introspection endpoint; default <base_url>/oauth/introspect/.',
       }),
+      scopes: strings().default([]).meta({
+        description:
+          'Scopes a token must hold to use MCP over HTTP (all of them); none required by default.',
+      }),
+      audience: text().optional().meta({
+        description:
+          'Audience a token must be issued for, when the introspection answer names one; default the client_id (no check when both are empty).',
+      }),
     }).prefault({}),
   })
     .superRefine((value, ctx) => {
       if (value.enabled) {
-        if (value.registration_key === undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['registration_key'],
-            input: undefined,
-            message:
-              'expected a registration key from the platform dashboard (required when management.enabled is true), got nothing',
-          });
-        }
-        if (value.endpoint === undefined) {
+        if (value.endpoint === undefined && value.base_url === undefined) {
           ctx.addIssue({
             code: 'custom',
             path: ['endpoint'],
             input: undefined,
             message:
-              'expected the platform host:port (required when management.enabled is true), got nothing',
+              'expected the platform host:port, or management.base_url to derive it from (required when management.enabled is true), got nothing',
           });
         }
       }
@@ -194,6 +198,9 @@ export function createConfigSchema(paths: WorkspacePaths) {
         value.base_url === undefined ? undefined : joinUrl(value.base_url, suffix);
       return {
         ...value,
+        endpoint:
+          value.endpoint ??
+          (value.base_url === undefined ? undefined : `${new URL(value.base_url).host}:443`),
         oauth: {
           ...value.oauth,
           auth_url: value.oauth.auth_url ?? derive('/oauth/authorize/'),
@@ -307,7 +314,9 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .gt(0, { error: expecting('minutes, more than 0 and at most 1440 (fractions allowed)') })
       .max(1440, { error: expecting('minutes, more than 0 and at most 1440 (fractions allowed)') })
       .default(10)
-      .meta({ description: 'Time limit of one coding task, in minutes; fractions allowed (0.5 = 30 s).' }),
+      .meta({
+        description: 'Time limit of one coding task, in minutes; fractions allowed (0.5 = 30 s).',
+      }),
     max_attempts: wholeNumber('attempts', 1, 10)
       .default(3)
       .meta({ description: 'Attempts per coding task before it is reported failed.' }),

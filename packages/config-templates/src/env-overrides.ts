@@ -27,6 +27,12 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { variable: 'JUNCTION_WEBHOOK_PORT', key: 'webhook.port', kind: 'integer' },
   { variable: 'JUNCTION_WORKERS', key: 'workers.concurrency', kind: 'integer' },
   { variable: 'JUNCTION_WEBHOOK_ENABLED', key: 'webhook.enabled', kind: 'boolean' },
+  { variable: 'JUNCTION_MANAGEMENT_ENABLED', key: 'management.enabled', kind: 'boolean' },
+  {
+    variable: 'JUNCTION_MANAGEMENT_REGISTRATION_KEY',
+    key: 'management.registration_key',
+    kind: 'string',
+  },
   { variable: 'JUNCTION_WEBHOOK_API_KEY', key: 'webhook.api_key', kind: 'string' },
   {
     variable: 'JUNCTION_APPROVAL_WEBHOOK_URL',

@@ -12,6 +12,7 @@ export {
   TRACE_SAMPLERS,
   createConfigSchema,
   listConfigKeys,
+  withDefaultPort,
 } from './config-schema.js';
 export type { Config, ConfigKeyInfo, ConfigSchema } from './config-schema.js';
 export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';

@@ -28,9 +28,11 @@ describe('loadConfig defaults', () => {
       enabled: false,
       tags: [],
       use_tls: true,
+      endpoint: undefined,
       oauth: {
         enabled: false,
         client_id: '',
+        scopes: [],
         auth_url: undefined,
         token_url: undefined,
         introspect_url: undefined,
@@ -151,6 +153,7 @@ mcp: { port: 9586 }
     expect(config.management.oauth).toEqual({
       enabled: true,
       client_id: 'junction-app',
+      scopes: [],
       auth_url: 'https://platform.example.com/oauth/authorize/',
       token_url: 'https://platform.example.com/oauth/token/',
       introspect_url: 'https://auth.example.com/introspect',
@@ -188,7 +191,7 @@ mcp: { port: 9586 }
     expect(config.mcp.port).toBe(9586);
   });
 
-  it('derives the OAuth URLs from management.base_url', async () => {
+  it('derives the OAuth URLs and the channel endpoint from management.base_url', async () => {
     const config = loadConfig({
       paths: await withFile('management:\n  base_url: https://p.example.com\n'),
       env: {},
@@ -196,6 +199,7 @@ mcp: { port: 9586 }
     expect(config.management.oauth.auth_url).toBe('https://p.example.com/oauth/authorize/');
     expect(config.management.oauth.token_url).toBe('https://p.example.com/oauth/token/');
     expect(config.management.oauth.introspect_url).toBe('https://p.example.com/oauth/introspect/');
+    expect(config.management.endpoint).toBe('p.example.com:443');
   });
 
   it('keeps coding off without a coding section, on with one, and off when it says enabled: false', async () => {
@@ -240,6 +244,13 @@ describe('loadConfig environment overrides', () => {
   const cases: [string, string, (c: ReturnType<typeof loadConfig>) => unknown, unknown][] = [
     ['JUNCTION_WEBHOOK_ENABLED', 'true', (c) => c.webhook.enabled, true],
     ['JUNCTION_WEBHOOK_API_KEY', 'env-key', (c) => c.webhook.api_key, 'env-key'],
+    ['JUNCTION_MANAGEMENT_ENABLED', 'true', (c) => c.management.enabled, true],
+    [
+      'JUNCTION_MANAGEMENT_REGISTRATION_KEY',
+      'reg-key-from-env-0001',
+      (c) => c.management.registration_key,
+      'reg-key-from-env-0001',
+    ],
     [
       'JUNCTION_APPROVAL_WEBHOOK_URL',
       'https://env.example.com/a',
@@ -303,7 +314,9 @@ describe('loadConfig environment overrides', () => {
   });
 
   it.each(cases)('%s=%s overrides the file', async (variable, value, read, expected) => {
-    const paths = await withFile('log_level: warn\nwebhook:\n  enabled: false\n');
+    const paths = await withFile(
+      'log_level: warn\nwebhook:\n  enabled: false\nmanagement:\n  base_url: https://p.example.com\n',
+    );
     expect(read(loadConfig({ paths, env: { [variable]: value } }))).toEqual(expected);
   });
 
@@ -410,7 +423,7 @@ describe('loadConfig bad configuration', () => {
     ],
     [
       'management:\n  enabled: true\n',
-      'management.registration_key: expected a registration key from the platform dashboard',
+      'management.endpoint: expected the platform host:port, or management.base_url to derive it from',
     ],
     [
       'management:\n  oauth:\n    enabled: true\n',

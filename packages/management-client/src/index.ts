@@ -1,4 +1,6 @@
-// The management platform client (issue 18, in progress): the lighthouse.v1 protocol so far.
+// The management platform client: the lighthouse.v1 protocol, the management channel (register,
+// heartbeat, answer the platform's requests, reconnect), run reports, and the workspace files of
+// `junction auth`.
 export {
   LOADER_OPTIONS,
   lighthouseService,
@@ -6,3 +8,37 @@ export {
   packageDefinition,
   protoFile,
 } from './protocol.js';
+export {
+  channelCredentials,
+  ManagementChannel,
+  ManagementRequestError,
+  PLATFORM_REQUESTS,
+} from './channel.js';
+export type {
+  ManagementChannelOptions,
+  ManagementState,
+  ManagementStatus,
+  Reply,
+  StationService,
+} from './channel.js';
+export { connectError, ManagementConnectError } from './connect-error.js';
+export type { ConnectCause } from './connect-error.js';
+export type * from './messages.js';
+export { timestamp } from './messages.js';
+export { managementSettings, ManagementSettingsError } from './settings.js';
+export type { KeySource, ManagementSettings } from './settings.js';
+export { createStation } from './station.js';
+export type { StationOptions } from './station.js';
+export { RunReporter, runData } from './run-report.js';
+export type { RunReporterOptions } from './run-report.js';
+export {
+  LOGIN_FILE,
+  loginFile,
+  readLogin,
+  readStatus,
+  removeLogin,
+  saveLogin,
+  STATUS_FILE,
+  statusFile,
+} from './workspace-files.js';
+export type { StatusRecord, StoredLogin } from './workspace-files.js';

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
 import type { Scheduler } from '@junction/scheduler';
+import type { ManagementState } from './schemas.js';
 
 /** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
 export interface ApiKeyRing {
@@ -51,6 +52,8 @@ export interface RestDeps {
    * run-now is refused.
    */
   scheduler?: Pick<Scheduler, 'status' | 'fire' | 'changed'>;
+  /** The management channel's state for /health; without it `disabled`. */
+  management?: () => ManagementState;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */
   mcpServersActive?: () => number;
   /** Largest accepted request body in bytes. Default 1 MiB. */

@@ -161,10 +161,19 @@ const scheduler = z
     'running: this process holds the scheduler lease and fires due schedules; standby: another process sharing the store holds it (this one takes over if it stops); stopped: not started yet, or shutting down; disabled: this process runs no scheduler (it executes no runs)',
   );
 
+/** What `management` reports in /health. */
+export const MANAGEMENT_STATES = ['connected', 'connecting', 'disabled', 'error'] as const;
+const management = z
+  .enum(MANAGEMENT_STATES)
+  .describe(
+    'The management platform channel of this process: connected (registered), connecting (registering, or reconnecting after a loss), disabled (management.enabled is false, or this process holds no channel), error (the platform refused the key or disconnected this station for good, or the settings are unusable; see the log line "failed to connect to …")',
+  );
+
 const healthCommon = {
   version: z.string(),
   uptime: z.string().describe('Human-readable time since start, e.g. "2h 3m 4s"'),
   scheduler,
+  management,
 };
 
 export const healthSchema = z
@@ -575,6 +584,7 @@ export type EnvironmentListBody = z.infer<typeof environmentListSchema>;
 export type HealthBody = z.infer<typeof healthSchema>;
 export type UnhealthyBody = z.infer<typeof unhealthySchema>;
 export type SchedulerState = (typeof SCHEDULER_STATES)[number];
+export type ManagementState = (typeof MANAGEMENT_STATES)[number];
 export type QueueRequest = z.infer<typeof queueRequestSchema>;
 export type SubmitRunRequest = z.infer<typeof submitRunRequestSchema>;
 export type WorkflowBody = z.infer<typeof workflowSchema>;

@@ -225,6 +225,7 @@ describe('database down', () => {
       mcp_servers: null,
       database: 'Cannot ping the database: this store was closed. Open it again with openStore().',
       scheduler: 'stopped',
+      management: 'disabled',
     });
   });
 

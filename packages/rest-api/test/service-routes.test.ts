@@ -153,6 +153,7 @@ describe('GET /health', () => {
       mcp_servers: 3,
       database: 'ok',
       scheduler: 'running',
+      management: 'disabled',
     });
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });

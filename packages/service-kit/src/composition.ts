@@ -7,7 +7,7 @@ import { McpClientPool } from '@junction/agent-core/mcp';
 import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
 import { createMcpHttpHandler, createMcpServer, type McpHttpHandler } from '@junction/mcp-server';
 import { createRestApp } from '@junction/rest-api';
-import type { Store } from '@junction/store';
+import type { Run, Store } from '@junction/store';
 import {
   MIN_SECRET_LENGTH,
   createMetrics,
@@ -27,6 +27,7 @@ import {
 import type express from 'express';
 import { keyRing } from './api-keys.js';
 import { codingPart, type CodingPart } from './coding.js';
+import { managementPart, type ManagementHealth } from './management.js';
 import { hostGuard, isLoopback } from './host-guard.js';
 import { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 
@@ -48,6 +49,11 @@ export interface ComposeOptions {
   executes: boolean;
   /** Workspace on disk, for the MCP tools that read or write it. */
   workspace?: Workspace;
+  /**
+   * This process holds the management channel when `management.enabled` (serve, stdio and the
+   * api-server; a one-off `agent run` does not): `serve` or `stdio`, as reported to the platform.
+   */
+  management?: 'serve' | 'stdio';
 }
 
 /** What executes runs in a process. */
@@ -63,6 +69,8 @@ export interface Executor {
   scheduler: Scheduler;
   /** Coding tools and the coding backend (the bus) they work through. */
   coding: CodingPart;
+  /** Told of every run this process finishes, after the notifier. */
+  finished: Array<(run: Run) => void>;
 }
 
 export interface Composition {
@@ -82,6 +90,8 @@ export interface Composition {
   workflows: WorkflowDoor;
   /** Present when the process executes runs. */
   executor: Executor | undefined;
+  /** The management channel's state, as /health reports it. */
+  managementHealth(): ManagementHealth;
   /** The REST API with /health and /metrics. */
   restApp(): express.Express;
   /** MCP over HTTP on `port` (Host and Origin checks for the bound address and JUNCTION_MCP_ALLOWED_*). */
@@ -158,12 +168,16 @@ function buildExecutor(
     approvalTimeoutMs: config.notifications.approval_webhook_timeout * 1000,
   });
   // Every run this process finishes reaches the notifier, whoever submitted it.
+  const finished: Array<(run: Run) => void> = [];
   const workers = new RunWorkers({
     store,
     runner,
     logger,
     concurrency: config.workers.concurrency,
-    onFinished: (run) => notifier.runFinished(run),
+    onFinished: (run) => {
+      for (const listener of finished) listener(run);
+      return notifier.runFinished(run);
+    },
   });
   const workflowWorkers = new WorkflowWorkers({
     store,
@@ -190,7 +204,17 @@ function buildExecutor(
         occurredAt: error.firedAt,
       }),
   });
-  return { pool, tracing, runner, workers, notifier, workflowWorkers, scheduler, coding };
+  return {
+    pool,
+    tracing,
+    runner,
+    workers,
+    notifier,
+    workflowWorkers,
+    scheduler,
+    coding,
+    finished,
+  };
 }
 
 /** Builds a process's pieces once from its config. */
@@ -235,6 +259,23 @@ export function composeService(options: ComposeOptions): Composition {
   // rebinding); /mcp has its own Host and Origin check.
   const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
   const runs = runDoorFor(executor?.workers);
+  const management = managementPart(
+    executor && options.management
+      ? {
+          config,
+          store,
+          logger,
+          env,
+          runs,
+          version,
+          startedAt,
+          ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
+          mode: options.management === 'stdio' ? 'DEPLOYMENT_MODE_STDIO' : 'DEPLOYMENT_MODE_SERVE',
+          activeRuns: () => executor.workers.inFlight(),
+        }
+      : undefined,
+  );
+  if (executor) executor.finished.push((run) => management.runFinished(run));
   let started = false;
   let stopped: Promise<{ requeued: number }> | undefined;
   const mcpDeps = (): Omit<Parameters<typeof createMcpServer>[0], 'transport'> => {
@@ -265,6 +306,7 @@ export function composeService(options: ComposeOptions): Composition {
     runs,
     workflows,
     executor,
+    managementHealth: () => management.health(),
     restApp: () =>
       createRestApp(
         {
@@ -277,6 +319,7 @@ export function composeService(options: ComposeOptions): Composition {
           keys,
           secrets,
           workflows,
+          management: () => management.health(),
           ...(executor
             ? {
                 workersRunning: () => started && stopped === undefined,
@@ -317,6 +360,8 @@ export function composeService(options: ComposeOptions): Composition {
       const recovered = await executor.workers.start();
       executor.workflowWorkers.start();
       await executor.scheduler.start();
+      // Registered once this process can take the executions the platform may send at once.
+      await management.start();
       started = true;
       logger.info('workers started', {
         worker_id: executor.workers.workerId,
@@ -329,6 +374,8 @@ export function composeService(options: ComposeOptions): Composition {
       stopped ??= (async () => {
         let requeued = 0;
         if (executor) {
+          // The platform sees the station go before its runs are drained.
+          await management.stop();
           if (started) {
             // The scheduler first (its lease goes to another process at once), then workflow
             // steps: an agent step's run is then drained like any other.

@@ -19,6 +19,8 @@ export interface StartAppOptions {
   executes: boolean;
   /** Where JSON log lines go. Default process.stdout. */
   logStream?: NodeJS.WritableStream;
+  /** This process holds the management channel when management.enabled (the api-server). */
+  management?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function startApp<T>(
       version: options.version,
       executes: options.executes,
       workspace: new Workspace(paths),
+      ...(options.management ? { management: 'serve' as const } : {}),
     });
     onRollback(() => service.stop(0));
     return mount(service, onRollback, config);

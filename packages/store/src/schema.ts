@@ -29,7 +29,15 @@ export const RUN_STATUSES = [
   'timeout',
   'cancelled',
 ] as const;
-export const RUN_SOURCES = ['cli', 'mcp', 'api', 'webhook', 'cron_scheduler', 'workflow'] as const;
+export const RUN_SOURCES = [
+  'cli',
+  'mcp',
+  'api',
+  'webhook',
+  'cron_scheduler',
+  'workflow',
+  'management',
+] as const;
 export const MCP_TRANSPORTS = ['stdio', 'http', 'sse'] as const;
 export const MCP_CONFIG_STATUSES = ['pending', 'synced', 'error'] as const;
 export const MCP_SERVER_STATUSES = ['pending', 'connected', 'error'] as const;
@@ -262,6 +270,8 @@ export const runs = sqliteTable(
     index('runs_agent_name_idx').on(t.agentName),
     index('runs_queued_at_idx').on(t.queuedAt),
     index('runs_parent_idx').on(t.parentRunId),
+    // Finished runs in the order they finished: the management platform's run reports.
+    index('runs_completed_idx').on(t.completedAt, t.id),
   ],
 );
 

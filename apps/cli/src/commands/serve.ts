@@ -66,6 +66,7 @@ export default class Serve extends JunctionCommand {
       debug: flags.debug,
       version,
       startedAt,
+      management: 'serve',
     });
     const { logger } = service;
     const servers: Listening[] = [];

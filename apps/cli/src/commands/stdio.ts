@@ -25,6 +25,7 @@ export default class Stdio extends JunctionCommand {
       logStream: process.stderr,
       debug: flags.debug,
       version: this.config.version,
+      management: 'stdio',
     });
     try {
       await service.start();

@@ -2,7 +2,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { formatUptime } from '@junction/config-templates';
 import type { RouteContext } from '../route-context.js';
-import type { HealthBody, SchedulerState, UnhealthyBody } from '../schemas.js';
+import type { HealthBody, ManagementState, SchedulerState, UnhealthyBody } from '../schemas.js';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -27,6 +27,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
     healthTimeoutMs,
     logger,
   } = ctx.deps;
+  const managementOf = (): ManagementState => ctx.deps.management?.() ?? 'disabled';
   return async (_req: Request, res: Response): Promise<void> => {
     const uptime = formatUptime(now().getTime() - startedAt.getTime());
     const scheduler: SchedulerState = schedules?.status() ?? 'disabled';
@@ -44,6 +45,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         mcp_servers: mcpServers,
         database: 'ok',
         scheduler,
+        management: managementOf(),
       };
       res.json(body);
     } catch (err) {
@@ -57,6 +59,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         mcp_servers: null,
         database: reason,
         scheduler,
+        management: managementOf(),
       };
       res.status(503).json(body);
     }

@@ -371,6 +371,28 @@ export class RunsRepository {
     );
   }
 
+  /**
+   * Runs that finished after `after` (a `completedAt` and an id, the last one a reader has
+   * seen), oldest first: a reader that keeps the last one it handled sees every finished run
+   * once, whichever process finished it.
+   */
+  async finishedAfter(after: { at: Date; id: number }, limit = 50): Promise<Run[]> {
+    const at = after.at.getTime();
+    return this.#ctx.read('list finished runs', (db) =>
+      db
+        .select()
+        .from(runs)
+        .where(
+          and(
+            isNotNull(runs.completedAt),
+            sql`(${runs.completedAt} > ${at} OR (${runs.completedAt} = ${at} AND ${runs.id} > ${after.id}))`,
+          ),
+        )
+        .orderBy(asc(runs.completedAt), asc(runs.id))
+        .limit(limit),
+    );
+  }
+
   /** How many runs match the filter (paging is ignored). */
   async count(filter: Omit<RunListFilter, keyof Page> = {}): Promise<number> {
     return this.#ctx.read('count runs', async (db) => {

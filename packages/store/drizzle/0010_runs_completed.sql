@@ -1,0 +1,1 @@
+CREATE INDEX `runs_completed_idx` ON `runs` (`completed_at`,`id`);
