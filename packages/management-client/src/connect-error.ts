@@ -55,7 +55,8 @@ function cleanDetail(details: string): string {
   return details
     .replace(/^No connection established\.\s*/i, '')
     .replace(/^Last error:\s*/i, '')
-    .replace(/^Error:\s*/, '')
+    .replace(/^Error(?: \[[A-Z_]+\])?:\s*/, '')
+    .replace(/\.?\s*Resolution note:[^.]*\.?/g, '')
     .replace(/\s+\(\d{4}-\d\d-\d\dT[^)]*\)/g, '')
     .trim();
 }
