@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startFakeAuthServer } from '@junction/tooling/fixtures/fake-auth-server.mjs';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import {
   startFakePlatform,
@@ -227,6 +228,66 @@ describe('junction serve with the management platform', () => {
     } finally {
       serve.child.kill('SIGTERM');
       await serve.exit;
+    }
+  });
+
+  it('guards MCP over HTTP with platform OAuth tokens when management.oauth.enabled', async () => {
+    const auth = await startFakeAuthServer({ clientId: 'junction-app' });
+    const env = await syncedWorkspace({
+      modelUrl: fake.url,
+      env: { OPENAI_API_KEY: MODEL_KEY },
+      config: `management:\n  base_url: ${auth.url}\n  oauth:\n    enabled: true\n    client_id: junction-app\n    scopes: [mcp]\n`,
+    });
+    const serve = await startServe(env);
+    try {
+      await serve.ready;
+      const mcp = `http://127.0.0.1:${serve.ports.mcp}`;
+      const init = (token?: string): Promise<Response> =>
+        fetch(`${mcp}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'e2e', version: '1.0.0' },
+            },
+          }),
+        });
+      const anonymous = await init();
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${mcp}/.well-known/oauth-protected-resource"`,
+      );
+      const metadata = (await (
+        await fetch(`${mcp}/.well-known/oauth-protected-resource`)
+      ).json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({ resource: `${mcp}/mcp`, authorization_servers: [auth.url] });
+      auth.addToken('tok-no-scope-000111', { scope: 'other' });
+      expect((await init('tok-no-scope-000111')).status).toBe(403);
+      auth.addToken('tok-good-000222333', { scope: 'mcp', username: 'alice' });
+      const ok = await init('tok-good-000222333');
+      expect(ok.status).toBe(200);
+      expect(auth.introspections.at(-1)).toMatchObject({
+        token: 'tok-good-000222333',
+        client_id: 'junction-app',
+      });
+      const audit = await runCliAsync(['logs', 'audit', '--filter', 'mcp', '--json'], env);
+      expect(audit.stdout).toContain('oauth.authenticate');
+      expect(audit.stdout).not.toContain('tok-good-000222333');
+      auth.setMode('down');
+      expect((await init('tok-fresh-000444555')).status).toBe(503);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exit;
+      await auth.stop();
     }
   });
 });

@@ -15,6 +15,8 @@ export interface AuditEntry {
   durationMs: number;
   error?: string;
   code?: string;
+  /** More JSON-safe facts for the row's details (redacted like the arguments). */
+  details?: Record<string, unknown>;
 }
 
 /** Writes audit rows for one MCP server (one client connection). */
@@ -60,6 +62,22 @@ function redactJsonTexts(args: unknown, redact: (value: unknown) => unknown): un
   return out;
 }
 
+/** The row's details: the entry's own facts, then the error and its code; null when neither. */
+function detailsOf(
+  entry: AuditEntry,
+  redact: (value: unknown) => unknown,
+  redactText: (text: string) => string,
+): Record<string, unknown> | null {
+  if (entry.details === undefined && entry.error === undefined) return null;
+  return {
+    ...(entry.details !== undefined
+      ? (mapStrings(redact(entry.details), cut) as Record<string, unknown>)
+      : {}),
+    ...(entry.error !== undefined ? { error: cut(redactText(entry.error)) } : {}),
+    ...(entry.code ? { code: entry.code } : {}),
+  };
+}
+
 /**
  * An auditor that redacts by key name (`*_token`, `api_key`, `password` …), by the values of
  * secret-looking variables of `processEnv`, and by key shapes (`sk-…`, bearer tokens).
@@ -91,10 +109,7 @@ export function createAuditor(input: {
           arguments: mapStrings(redact(redactJsonTexts(entry.arguments ?? {}, redact)), cut),
           outcome: entry.outcome,
           durationMs: entry.durationMs,
-          details:
-            entry.error !== undefined
-              ? { error: cut(redactText(entry.error)), ...(entry.code ? { code: entry.code } : {}) }
-              : null,
+          details: detailsOf(entry, redact, redactText),
         });
       } catch (err) {
         input.logger.error('writing the MCP audit row failed', {

@@ -6,8 +6,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createAuditor } from './audit.js';
 import type { McpServerDeps } from './deps.js';
 import { buildMcpServer } from './mcp-server.js';
+import {
+  AUTHORIZATION_SERVER_PATH,
+  createOAuthGuard,
+  PROTECTED_RESOURCE_PATH,
+  type McpOAuthOptions,
+} from './oauth-guard.js';
 import { guardToolCalls } from './request-guard.js';
 
 /** Default largest request body: 1 MiB. */
@@ -41,9 +48,17 @@ export interface McpHttpOptions {
   /**
    * The keys (config `api.keys`, held by service-kit's `keyRing`): when any is set, every MCP
    * request but the reachability GET needs `Authorization: Bearer <key>` (or `X-API-Key`);
-   * 401 otherwise.
+   * 401 otherwise. With `oauth` set the keys open nothing here (see `oauth`).
    */
   keys?: McpKeyRing;
+  /**
+   * OAuth (config `management.oauth`): every MCP request but the reachability GET needs
+   * `Authorization: Bearer <access token>` of the platform, checked by introspection. It
+   * replaces the key check on /mcp: the bearer token is an OAuth token, an API key is refused
+   * (and never sent to the platform), as the spec lets in only the organization's signed-in
+   * users. Serves the RFC 9728 metadata at `/.well-known/oauth-protected-resource`.
+   */
+  oauth?: McpOAuthOptions;
   /**
    * A session with no request and no open stream for this long is closed (its server and
    * transport freed); its next request is answered 404 and the client starts a new one.
@@ -69,6 +84,8 @@ interface Session {
   lastSeen: number;
   /** Requests and streams of this session still open. */
   open: number;
+  /** With OAuth: whose session it is; another user's token never reaches it. */
+  principal?: string;
 }
 
 /** Answers with a JSON-RPC error object and an HTTP status. */
@@ -174,12 +191,36 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     next();
   });
 
-  // Keys next: the Host check is no access control (a client picks its Host header).
+  /** The reachability GET: no session, no event stream; open whatever the credentials. */
+  const isReachability = (req: Request): boolean =>
+    req.method === 'GET' &&
+    sessionIdOf(req) === undefined &&
+    !String(req.headers.accept ?? '').includes('text/event-stream');
+
+  // Credentials next: the Host check is no access control (a client picks its Host header).
   const keys = options.keys;
-  if (keys?.required) {
+  const oauth = options.oauth
+    ? createOAuthGuard({
+        options: options.oauth,
+        // OAuth rows go through the same redacting auditor as tool calls.
+        auditor: createAuditor({
+          store: deps.store,
+          logger,
+          transport: 'http',
+          processEnv: deps.processEnv ?? process.env,
+        }),
+        logger,
+        ...(keys?.required ? { isApiKey: (value: string) => keys.matches(value) } : {}),
+        isOpen: isReachability,
+      })
+    : undefined;
+  if (oauth) {
+    app.get([PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`], oauth.resourceMetadata);
+    app.get(AUTHORIZATION_SERVER_PATH, oauth.serverMetadata);
+    app.use(oauth.authenticate);
+  } else if (keys?.required) {
     app.use((req: Request, res: Response, next: NextFunction) => {
-      const reachability = req.method === 'GET' && sessionIdOf(req) === undefined;
-      if (reachability && !String(req.headers.accept ?? '').includes('text/event-stream')) {
+      if (isReachability(req)) {
         next();
         return;
       }
@@ -221,7 +262,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const sessionFor = (req: Request, res: Response): Session | undefined => {
     const id = sessionIdOf(req);
     const session = id ? sessions.get(id) : undefined;
-    if (!session || session.closed) {
+    // Another user's session is answered as unknown: its id is not confirmed to exist.
+    if (!session || session.closed || session.principal !== oauth?.principalOf(req)?.key) {
       rpcError(
         res,
         404,
@@ -274,11 +316,22 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         sessions.set(id, session);
       },
     });
+    const principal = oauth?.principalOf(req);
     const server = buildMcpServer(
       { ...deps, transport: 'http' },
-      req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {},
+      {
+        ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+        ...(principal?.user !== undefined ? { user: principal.user } : {}),
+      },
     );
-    const session: Session = { transport, server, closed: false, lastSeen: Date.now(), open: 0 };
+    const session: Session = {
+      transport,
+      server,
+      closed: false,
+      lastSeen: Date.now(),
+      open: 0,
+      ...(principal ? { principal: principal.key } : {}),
+    };
     transport.onclose = () => {
       void closeSession(session);
     };

@@ -3,4 +3,5 @@ export { createMcpServer } from './mcp-server.js';
 export type { McpServerDeps } from './deps.js';
 export { createMcpHttpHandler } from './http-handler.js';
 export type { McpHttpHandler, McpHttpOptions, McpKeyRing } from './http-handler.js';
+export type { McpOAuthOptions } from './oauth-guard.js';
 export { connectStdio } from './stdio-connection.js';

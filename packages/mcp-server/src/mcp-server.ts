@@ -70,6 +70,8 @@ const INSTRUCTIONS =
 export interface ConnectionInfo {
   /** The HTTP client's address; absent over stdio. */
   remoteAddress?: string;
+  /** The signed-in user (OAuth `username`, else `sub`); only with OAuth on. */
+  user?: string;
 }
 
 /** Builds the server for one connection; createMcpServer is this without connection details. */
@@ -90,8 +92,9 @@ export function buildMcpServer(deps: McpServerDeps, connection: ConnectionInfo =
     const client = server.server.getClientVersion();
     const name = client ? `${client.name}/${client.version}` : undefined;
     const address = connection.remoteAddress;
-    if (name && address) return `${name} (${address})`;
-    return name ?? address ?? null;
+    const from = name && address ? `${name} (${address})` : (name ?? address ?? null);
+    if (connection.user === undefined) return from;
+    return from === null ? connection.user : `${connection.user} via ${from}`;
   };
   installTools(server, JUNCTION_TOOLS, { deps: resolved, logger, auditor, actor });
   registerResources(server, resolved, auditor);

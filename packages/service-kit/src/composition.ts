@@ -29,7 +29,13 @@ import { keyRing } from './api-keys.js';
 import { codingPart, type CodingPart } from './coding.js';
 import { managementPart, type ManagementHealth } from './management.js';
 import { hostGuard, isLoopback } from './host-guard.js';
-import { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
+import {
+  apiKeysOf,
+  mcpAllowedOf,
+  mcpOAuthOf,
+  secretsOf,
+  shortSecretsOf,
+} from './service-settings.js';
 
 export interface ComposeOptions {
   config: Config;
@@ -259,6 +265,7 @@ export function composeService(options: ComposeOptions): Composition {
   // rebinding); /mcp has its own Host and Origin check.
   const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
   const runs = runDoorFor(executor?.workers);
+  const oauth = mcpOAuthOf(config);
   const management = managementPart(
     executor && options.management
       ? {
@@ -334,6 +341,7 @@ export function composeService(options: ComposeOptions): Composition {
       createMcpHttpHandler({
         port,
         keys,
+        ...(oauth ? { oauth } : {}),
         ...mcpAllowedOf(config.api.host, port, env),
         deps: mcpDeps(),
       }),

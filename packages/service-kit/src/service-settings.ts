@@ -1,5 +1,6 @@
 // Settings every serving process derives the same way from the config and the environment.
 import type { Config } from '@junction/config-templates';
+import type { McpOAuthOptions } from '@junction/mcp-server';
 import { PROVIDER_KEY_ENV } from '@junction/agent-core/models';
 import { MIN_SECRET_LENGTH } from '@junction/telemetry';
 
@@ -69,4 +70,27 @@ export function shortSecretsOf(config: Config, env: NodeJS.ProcessEnv = process.
     .filter(([, value]) => value !== undefined && value.trim() !== '')
     .filter(([, value]) => (value ?? '').trim().length < MIN_SECRET_LENGTH)
     .map(([name]) => name);
+}
+
+/**
+ * The OAuth guard of MCP over HTTP when `management.oauth.enabled`: the platform (base_url, else
+ * the origin of introspect_url) is the authorization server; its URLs are the config's, derived
+ * from it where unset.
+ */
+export function mcpOAuthOf(config: Config): McpOAuthOptions | undefined {
+  const oauth = config.management.oauth;
+  if (!oauth.enabled || oauth.introspect_url === undefined) return undefined;
+  const issuer = (config.management.base_url ?? new URL(oauth.introspect_url).origin).replace(
+    /\/+$/,
+    '',
+  );
+  return {
+    issuer,
+    authUrl: oauth.auth_url ?? `${issuer}/oauth/authorize/`,
+    tokenUrl: oauth.token_url ?? `${issuer}/oauth/token/`,
+    introspectUrl: oauth.introspect_url,
+    clientId: oauth.client_id,
+    scopes: oauth.scopes,
+    ...(oauth.audience !== undefined ? { audience: oauth.audience } : {}),
+  };
 }
