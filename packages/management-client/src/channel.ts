@@ -357,8 +357,10 @@ export class ManagementChannel {
     const described = await this.#o.station.describe();
     const { Client } = lighthouseService();
     const client = new Client(settings.endpoint, channelCredentials(settings), {
-      // Reconnection is this class's job (with its own backoff): one connection per session.
+      // Reconnection is this class's job (with its own backoff): one connection per session,
+      // never a subchannel shared with an earlier client and its reconnect backoff.
       'grpc.enable_retries': 0,
+      'grpc.use_local_subchannel_pool': 1,
       'grpc.keepalive_time_ms': 60_000,
     }) as Session['client'];
     const call = client.ManagementChannel!() as Session['call'];
