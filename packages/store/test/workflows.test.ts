@@ -47,69 +47,6 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     });
   });
 
-  it('writes a run of a workflow the caller holds only while that workflow is unchanged', async () => {
-    const definition = { id: 'deploy', start: 'a', states: [{ id: 'a', type: 'inject' }] };
-    const wf = await store.workflows.upsert(environmentId, {
-      workflowId: 'deploy',
-      name: 'Deploy',
-      definition,
-    });
-    const known = (
-      environment: { name: string } | { id: number },
-      definitionText = JSON.stringify(definition),
-    ) => ({
-      workflow: { id: wf.id, workflowId: 'deploy', definitionText, environment },
-      definition,
-    });
-    const byName = await store.workflowRuns.createFromWorkflow({
-      ...known({ name: 'development' }),
-      source: 'api',
-      input: { ref: 'main' },
-      claimedBy: { workerId: 'w1', leaseMs: 60_000 },
-    });
-    expect(byName).toMatchObject({
-      workflowId: wf.id,
-      workflowKey: 'deploy',
-      workflowName: 'Deploy',
-      environmentId,
-      status: 'running',
-      workerId: 'w1',
-      advances: 1,
-      input: { ref: 'main' },
-      source: 'api',
-    });
-    expect(byName?.definition).toBe(definition);
-    expect(await store.workflowRuns.get(byName!.id)).toMatchObject({
-      definition,
-      workflowName: 'Deploy',
-      status: 'running',
-      wakeAt: clock.now(),
-      startedAt: clock.now(),
-    });
-    const byId = await store.workflowRuns.createFromWorkflow({
-      ...known({ id: environmentId }),
-      idempotencyKey: 'api:k',
-    });
-    expect(byId).toMatchObject({ status: 'pending', workerId: null, startedAt: null, advances: 0 });
-    // Not written: the key taken, another environment, a definition that changed, disabled.
-    const again = { ...known({ id: environmentId }), idempotencyKey: 'api:k' };
-    expect(await store.workflowRuns.createFromWorkflow(again)).toBeUndefined();
-    for (const other of [
-      known({ name: 'production' }),
-      known({ id: environmentId + 1 }),
-      known({ name: 'development' }, '{}'),
-    ]) {
-      expect(await store.workflowRuns.createFromWorkflow(other)).toBeUndefined();
-    }
-    await store.workflows.setEnabled(wf.id, false);
-    expect(
-      await store.workflowRuns.createFromWorkflow(known({ name: 'development' })),
-    ).toBeUndefined();
-    expect((await store.workflowRuns.list()).map((r) => r.id).sort()).toEqual(
-      [byName!.id, byId!.id].sort(),
-    );
-  });
-
   it('tracks a workflow run and its steps, stamping start and end times', async () => {
     const wf = await store.workflows.upsert(environmentId, {
       workflowId: 'deploy',
