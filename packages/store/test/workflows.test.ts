@@ -47,6 +47,67 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     });
   });
 
+  it('writes a run of a workflow the caller holds only while that workflow is unchanged', async () => {
+    const definition = { id: 'deploy', start: 'a', states: [{ id: 'a', type: 'inject' }] };
+    const wf = await store.workflows.upsert(environmentId, {
+      workflowId: 'deploy',
+      name: 'Deploy',
+      definition,
+    });
+    const known = (
+      environment: { name: string } | { id: number },
+      definitionText = JSON.stringify(definition),
+    ) => ({
+      workflow: { id: wf.id, workflowId: 'deploy', definitionText, environment },
+      definition,
+    });
+    const byName = await store.workflowRuns.createFromWorkflow({
+      ...known({ name: 'development' }),
+      source: 'api',
+      input: { ref: 'main' },
+      claimedBy: { workerId: 'w1', leaseMs: 60_000 },
+    });
+    expect(byName).toMatchObject({
+      workflowId: wf.id,
+      workflowKey: 'deploy',
+      workflowName: 'Deploy',
+      environmentId,
+      status: 'running',
+      workerId: 'w1',
+      advances: 1,
+      input: { ref: 'main' },
+      source: 'api',
+    });
+    expect(byName?.definition).toBe(definition);
+    // Answered as reading it back gives it.
+    expect(byName).toEqual(await store.workflowRuns.get(byName!.id));
+    expect(byName).toMatchObject({ wakeAt: clock.now(), startedAt: clock.now() });
+    const byId = await store.workflowRuns.createFromWorkflow({
+      ...known({ id: environmentId }),
+      idempotencyKey: 'api:k',
+      timeoutAt: new Date(clock.now().getTime() + 5_000),
+    });
+    expect(byId).toMatchObject({ status: 'pending', workerId: null, startedAt: null, advances: 0 });
+    expect(byId).toEqual(await store.workflowRuns.get(byId!.id));
+    // Not written: the key taken, another environment, a definition that changed, disabled.
+    const again = { ...known({ id: environmentId }), idempotencyKey: 'api:k' };
+    expect(await store.workflowRuns.createFromWorkflow(again)).toBeUndefined();
+    for (const other of [
+      known({ name: 'production' }),
+      known({ id: environmentId + 1 }),
+      known({ name: 'development' }, '{}'),
+    ]) {
+      expect(await store.workflowRuns.createFromWorkflow(other)).toBeUndefined();
+    }
+    await store.workflows.setEnabled(wf.id, false);
+    expect(
+      await store.workflowRuns.createFromWorkflow(known({ name: 'development' })),
+    ).toBeUndefined();
+    expect((await store.workflowRuns.list()).map((r) => r.id).sort()).toEqual(
+      [byName!.id, byId!.id].sort(),
+    );
+  });
+
   it('tracks a workflow run and its steps, stamping start and end times', async () => {
     const wf = await store.workflows.upsert(environmentId, {
       workflowId: 'deploy',
@@ -218,6 +279,115 @@ describe.each(STORE_KINDS)('workflows, approvals and schedules on %s', (kind: St
     expect(
       await store.workflowRuns.release(other.id, 'w3', { status: 'running', wakeAt: null }),
     ).toBe(false);
+  });
+
+  it('writes step records with every value as given, however they are sent', async () => {
+    const run = await store.workflowRuns.create({ workflowKey: 'wf', workflowName: 'WF' });
+    const wakeAt = new Date(1_234_567_890_123);
+    const output = { s: 'héllo 😀 "q" \\', big: 2 ** 53 - 1, f: 0.1 + 0.2, list: [null, true] };
+    const inserted = await store.workflowSteps.apply(run.id, {
+      inserts: [
+        { path: 'a#1', stepName: 'a', type: 'inject', status: 'completed', output },
+        { path: 'b#1', attempt: 2, stepName: 'b', type: 'agent', input: { task: 'x\u0000y' } },
+        { path: 'c#1', stepName: 'c', type: 'timer', status: 'pending', wakeAt },
+        { path: 'd#1', stepName: 'd', type: 'transform', status: 'failed', error: 'bad 😀 "x"' },
+        { path: 'a#1', stepName: 'a', type: 'inject', status: 'completed', output: 'again' },
+      ],
+      updates: [],
+    });
+    expect(inserted.map((s) => s.path)).toEqual(['a#1', 'b#1', 'c#1', 'd#1']);
+    // Text with a NUL or half a surrogate pair: bound value by value.
+    await store.workflowSteps.apply(run.id, {
+      inserts: [
+        { path: 'e#1', stepName: 'e', type: 'transform', status: 'failed', error: 'nul\u0000here' },
+        { path: 'f#1', stepName: 'f', type: 'transform', status: 'completed', output: 'ok' },
+      ],
+      updates: [],
+    });
+    await store.workflowSteps.apply(run.id, {
+      inserts: [
+        { path: 'g#1', stepName: 'g', type: 'transform', status: 'failed', error: 'half \ud800' },
+        {
+          path: 'h#1',
+          stepName: 'h',
+          type: 'inject',
+          status: 'completed',
+          output: 'x\u0000\ud800',
+        },
+      ],
+      updates: [],
+    });
+    const steps = await store.workflowSteps.list(run.id);
+    expect(steps.map((s) => [s.path, s.attempt, s.status])).toEqual([
+      ['a#1', 1, 'completed'],
+      ['b#1', 2, 'running'],
+      ['c#1', 1, 'pending'],
+      ['d#1', 1, 'failed'],
+      ['e#1', 1, 'failed'],
+      ['f#1', 1, 'completed'],
+      ['g#1', 1, 'failed'],
+      ['h#1', 1, 'completed'],
+    ]);
+    const [a, b, c, d, e, , g, h] = steps;
+    expect(a).toMatchObject({ output, input: null, error: null, runId: null, wakeAt: null });
+    expect(a!.completedAt).toEqual(clock.now());
+    expect(b).toMatchObject({ input: { task: 'x\u0000y' }, output: null, completedAt: null });
+    expect(b!.startedAt).toEqual(clock.now());
+    expect(c).toMatchObject({ wakeAt, startedAt: null, completedAt: null });
+    expect(d).toMatchObject({ error: 'bad 😀 "x"', output: null });
+    expect(e!.error).toBe('nul\u0000here');
+    // Half a pair is not text the driver can keep: it reads back as the replacement character,
+    // as when bound alone; inside output (JSON text) it is escaped and kept.
+    expect(g!.error).toBe('half \ufffd');
+    expect(h!.output).toBe('x\u0000\ud800');
+  });
+
+  it('ends a run its worker holds as reading it back would give it', async () => {
+    const definition = { id: 'wf', start: 'a', states: [{ id: 'a', type: 'inject', end: true }] };
+    const wf = await store.workflows.upsert(environmentId, {
+      workflowId: 'wf',
+      name: 'WF',
+      definition,
+    });
+    const start = () =>
+      store.workflowRuns.create({
+        workflowId: wf.id,
+        workflowKey: 'wf',
+        workflowName: 'WF',
+        environmentId,
+        definition,
+        input: { n: 1 },
+        claimedBy: { workerId: 'w1', leaseMs: 60_000 },
+      });
+    const run = await start();
+    clock.advance(1_000);
+    const done = await store.workflowRuns.finish(
+      run.id,
+      'w1',
+      { status: 'completed', output: { ok: [1, 'two'] } },
+      undefined,
+      run,
+    );
+    expect(done).toEqual(await store.workflowRuns.get(run.id));
+    expect(done).toMatchObject({ status: 'completed', workerId: null, wakeAt: null });
+    // What others changed meanwhile is read back: a tool's current step, a removed workflow.
+    const other = await start();
+    const third = await start();
+    await store.workflowRuns.update(other.id, { currentStep: 'a' });
+    await store.workflows.delete(wf.id);
+    const failed = await store.workflowRuns.finish(
+      other.id,
+      'w1',
+      { status: 'failed', error: 'no' },
+      undefined,
+      other,
+    );
+    expect(failed).toEqual(await store.workflowRuns.get(other.id));
+    expect(failed).toMatchObject({ currentStep: 'a', workflowId: null, error: 'no', output: null });
+    // Not held by this worker: refused, as without the run in hand.
+    await expect(
+      store.workflowRuns.finish(third.id, 'w2', { status: 'completed' }, undefined, third),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
   it('records each step attempt once, even when a resumed worker records it again', async () => {

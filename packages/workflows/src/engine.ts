@@ -9,12 +9,14 @@
 import { storedIdempotencyKey, type RunDoor } from '@junction/agent-core/runs';
 import type { Approval, Run, Store, WorkflowRun, WorkflowStep } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
-import { activeTraceParent, withSpan } from '@junction/telemetry';
+import { activeTraceParent, recordSpanError, withSpan } from '@junction/telemetry';
 import {
+  copyJson,
   copyValue,
   getPath,
   initialContext,
   recordOutput,
+  renderInContext,
   renderTemplate,
   scopeOf,
   type Context,
@@ -34,6 +36,9 @@ import type {
 /** Span names of the engine. */
 export const SPAN_WORKFLOW_RUN = 'workflow.run';
 export const SPAN_WORKFLOW_STEP = 'workflow.step';
+
+/** Steps that need nothing outside the run: computed at once, recorded with the next write. */
+const PURE_TYPES: ReadonlySet<State['type']> = new Set(['inject', 'cron', 'transform', 'switch']);
 
 /** Most times one state may be entered in one run (a switch looping back): a loop guard. */
 const MAX_VISITS = 1000;
@@ -139,6 +144,8 @@ export class Advance {
   /** Writes in flight, awaited before the advance hands its last records over. */
   readonly #writing = new Set<Promise<unknown>>();
   #currentStep: string | undefined;
+  /** Starts the steps' spans: none when the run's own span records nothing (see `run`). */
+  #stepTracer: Tracer | undefined;
 
   constructor(
     deps: EngineDeps,
@@ -161,6 +168,12 @@ export class Advance {
   /** Hands over the records gathered and not yet written (the worker writes them with the run's release or end). */
   async takePending(): Promise<Parameters<Store['workflowSteps']['apply']>[1]> {
     await Promise.all(this.#writing);
+    return this.takePendingNow()!;
+  }
+
+  /** `takePending` when no write is in flight (the usual end of an advance), else undefined. */
+  takePendingNow(): Parameters<Store['workflowSteps']['apply']>[1] | undefined {
+    if (this.#writing.size > 0) return undefined;
     const pending = this.#pending;
     this.#pending = { inserts: [], updates: [] };
     return pending;
@@ -187,9 +200,23 @@ export class Advance {
     }
   }
 
-  async run(): Promise<AdvanceResult> {
+  /**
+   * Advances the run. `recording`: whether the run's span records; when it does not, its steps'
+   * spans are not started, since no sampler Junction offers would record them (they would share
+   * its trace id and have it as parent: always_off, the ratio samplers and the parent-based ones
+   * decide alike; always_on records the run's span). The agent runs then nest under the run's
+   * span, in the same trace.
+   */
+  async run(recording = true): Promise<AdvanceResult> {
+    this.#stepTracer = recording ? this.#deps.tracer : undefined;
     const ctx = initialContext(this.#run.input);
-    const outcome = await this.#graph(this.#model.graph, ctx, '', (this.#run.input ?? {}) as Value);
+    const outcome = await this.#graph(
+      this.#model.graph,
+      ctx,
+      '',
+      (this.#run.input ?? {}) as Value,
+      false,
+    );
     if (outcome.kind === 'done')
       return { kind: 'finished', status: 'completed', output: outcome.output };
     if (outcome.kind === 'failed')
@@ -202,8 +229,18 @@ export class Advance {
     };
   }
 
-  /** Runs a graph's states from its start, following next/transition (and file order in blocks). */
-  async #graph(graph: Graph, ctx: Context, prefix: string, input: Value): Promise<Outcome> {
+  /**
+   * Runs a graph's states from its start, following next/transition (and file order in blocks).
+   * `merge`: gather the outputs' keys (`merged`, what a branch or an iteration gives); the
+   * run's own graph needs only its last output.
+   */
+  async #graph(
+    graph: Graph,
+    ctx: Context,
+    prefix: string,
+    input: Value,
+    merge = true,
+  ): Promise<Outcome> {
     const visits = new Map<string, number>();
     let id: string | undefined = graph.start;
     let last: Value = input;
@@ -221,7 +258,7 @@ export class Advance {
           error: `state "${id}" was entered more than ${MAX_VISITS} times; check the switch conditions for a loop that never ends`,
         };
       }
-      const path = `${prefix}${id}#${visit}`;
+      const path: string = `${prefix}${id}#${visit}`;
       let stateInput = last;
       if (state.input !== undefined) {
         const picked = getPath(scopeOf(ctx, last), state.input);
@@ -234,7 +271,13 @@ export class Advance {
         }
         stateInput = picked;
       }
-      const outcome = await this.#state(state, ctx, stateInput, path);
+      // A pure step without retries is computed here at once; the others (and a pure step
+      // that failed, whose failure is written first) are awaited.
+      const stepped: Outcome | Promise<Outcome> =
+        state.retry === undefined && PURE_TYPES.has(state.type)
+          ? this.#counted(state, this.#pureAttempt(state, ctx, stateInput, path, 1))
+          : this.#state(state, ctx, stateInput, path);
+      const outcome: Outcome = stepped instanceof Promise ? await stepped : stepped;
       if (outcome.kind !== 'done') return outcome;
       let output = outcome.output;
       if (state.output !== undefined)
@@ -246,7 +289,8 @@ export class Advance {
       const resultPath = state.resultPath ?? (state.type === 'inject' ? 'ctx' : undefined);
       recordOutput(ctx, state.id, output, resultPath);
       last = output;
-      merged = isObject(output) ? { ...(isObject(merged) ? merged : {}), ...output } : output;
+      if (merge)
+        merged = isObject(output) ? { ...(isObject(merged) ? merged : {}), ...output } : output;
       const index = graph.inOrder.indexOf(id);
       id =
         outcome.next ??
@@ -257,26 +301,39 @@ export class Advance {
   }
 
   /** A state, attempt after attempt as its retry allows. */
-  async #state(state: State, ctx: Context, input: Value, path: string): Promise<Outcome> {
+  #state(state: State, ctx: Context, input: Value, path: string): Promise<Outcome> {
+    if (
+      (state.retry?.maxAttempts ?? 1) <= 1 &&
+      this.#deps.metrics === undefined &&
+      !PURE_TYPES.has(state.type)
+    ) {
+      // One attempt, nothing to count: the attempt itself (no layer of promises around it).
+      return withSpanIf(
+        this.#stepTracer,
+        SPAN_WORKFLOW_STEP,
+        stepAttributes(this.#run.id, state, 1),
+        () => this.#attempt(state, ctx, input, path, 1),
+      );
+    }
+    return this.#stateAttempts(state, ctx, input, path);
+  }
+
+  /** `#state` with its retries, counting each attempt that ended. */
+  async #stateAttempts(state: State, ctx: Context, input: Value, path: string): Promise<Outcome> {
     const max = state.retry?.maxAttempts ?? 1;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await withSpanIf(
-        this.#deps.tracer,
-        SPAN_WORKFLOW_STEP,
-        {
-          'workflow.run_id': this.#run.id,
-          'workflow.step': state.id,
-          'workflow.step_type': state.type,
-          'workflow.step_attempt': attempt,
-        },
-        () => this.#attempt(state, ctx, input, path, attempt),
-      );
-      if (outcome.kind !== 'blocked') {
-        workflowCounters(this.#deps.metrics)?.steps.add(1, {
-          type: state.type,
-          status: outcome.kind === 'done' ? 'completed' : outcome.status,
-        });
-      }
+      // A step that needs nothing outside the run is computed at once, in a span of its own
+      // that no other span nests under (no await, no active-span switch); the others in an
+      // active span, so the agent runs they start nest under it.
+      const outcome = PURE_TYPES.has(state.type)
+        ? await this.#pureAttempt(state, ctx, input, path, attempt)
+        : await withSpanIf(
+            this.#stepTracer,
+            SPAN_WORKFLOW_STEP,
+            stepAttributes(this.#run.id, state, attempt),
+            () => this.#attempt(state, ctx, input, path, attempt),
+          );
+      this.#counted(state, outcome);
       if (outcome.kind !== 'failed' || attempt >= max || !this.#retryable(state, outcome.error)) {
         return outcome;
       }
@@ -291,6 +348,78 @@ export class Advance {
         this.#currentStep = state.id;
         return { kind: 'blocked', wakeAt: next.wakeAt, approval: false };
       }
+    }
+  }
+
+  /** Counts an attempt that ended in `workflow_steps_total`; answers `outcome` as it is. */
+  #counted<T extends Outcome | Promise<Outcome>>(state: State, outcome: T): T {
+    const { metrics } = this.#deps;
+    if (metrics === undefined) return outcome;
+    const count = (ended: Outcome): void => {
+      if (ended.kind === 'blocked') return;
+      workflowCounters(metrics)?.steps.add(1, {
+        type: state.type,
+        status: ended.kind === 'done' ? 'completed' : ended.status,
+      });
+    };
+    if (outcome instanceof Promise) void outcome.then(count, () => undefined);
+    else count(outcome as Outcome);
+    return outcome;
+  }
+
+  /**
+   * One attempt of a step that needs nothing outside the run (inject, cron, transform,
+   * switch), in its span: its outcome at once, or a promise of it when it failed (the failure
+   * is recorded before it is answered, as `#attempt` does).
+   */
+  #pureAttempt(
+    state: State,
+    ctx: Context,
+    input: Value,
+    path: string,
+    attempt: number,
+  ): Outcome | Promise<Outcome> {
+    const span = this.#stepTracer?.startSpan(SPAN_WORKFLOW_STEP, {
+      attributes: stepAttributes(this.#run.id, state, attempt),
+    });
+    let outcome: Outcome;
+    try {
+      outcome =
+        this.#prior(state, path, attempt) ?? this.#pureStep(state, ctx, input, path, attempt);
+    } catch (err) {
+      if (span === undefined) return this.#failed(state, path, attempt, err);
+      return this.#failed(state, path, attempt, err).then(
+        (failed) => {
+          span.end();
+          return failed;
+        },
+        (error: unknown) => {
+          recordSpanError(span, error);
+          span.end();
+          throw error;
+        },
+      );
+    }
+    span?.end();
+    return outcome;
+  }
+
+  /** What a pure step gives (throws as its expressions do). */
+  #pureStep(state: State, ctx: Context, input: Value, path: string, attempt: number): Outcome {
+    this.#currentStep = state.id;
+    switch (state.type) {
+      case 'inject':
+        return this.#pure(state, path, attempt, copyJson(state.data as Value));
+      case 'cron':
+        return this.#pure(state, path, attempt, input);
+      case 'transform': {
+        const value = evaluate(state.expression, scopeOf(ctx, input));
+        return this.#pure(state, path, attempt, isObject(value) ? value : { result: value });
+      }
+      case 'switch':
+        return this.#switch(state, ctx, input, path, attempt);
+      default:
+        throw new Error(`state "${state.id}" of type ${state.type} is not a pure step`);
     }
   }
 
@@ -338,40 +467,16 @@ export class Advance {
     path: string,
     attempt: number,
   ): Promise<Outcome> {
-    const prior = this.#attempts.get(`${path}@${attempt}`);
-    if (prior && prior.status === 'completed' && state.type !== 'human_approval') {
-      const output = (prior.output ?? null) as Value;
-      const next =
-        state.type === 'switch' && isObject(output) && typeof output.next_state === 'string'
-          ? output.next_state
-          : undefined;
-      return { kind: 'done', output, merged: output, ...(next !== undefined ? { next } : {}) };
-    }
-    if (prior && prior.status === 'failed') {
-      return {
-        kind: 'failed',
-        status: 'failed',
-        error: prior.error ?? `state "${state.id}" failed`,
-      };
-    }
+    const prior = this.#prior(state, path, attempt);
+    if (prior !== undefined) return prior;
     this.#currentStep = state.id;
     try {
       switch (state.type) {
         case 'inject':
-          return await this.#pure(state, path, attempt, copyValue(state.data as Value));
         case 'cron':
-          return await this.#pure(state, path, attempt, input);
-        case 'transform': {
-          const value = evaluate(state.expression, scopeOf(ctx, input));
-          return await this.#pure(
-            state,
-            path,
-            attempt,
-            isObject(value) ? value : { result: value },
-          );
-        }
+        case 'transform':
         case 'switch':
-          return await this.#switch(state, ctx, input, path, attempt);
+          return this.#pureStep(state, ctx, input, path, attempt);
         case 'timer':
           return await this.#timer(state, path, attempt);
         case 'agent':
@@ -386,39 +491,68 @@ export class Advance {
           return await this.#try(state, ctx, input, path, attempt);
       }
     } catch (err) {
-      if (this.#signal.aborted) throw err;
-      const error = `state "${state.id}": ${messageOf(err)}`;
-      const row = await this.#record(path, attempt, state, { status: 'failed', error });
-      if (row.status !== 'failed') await this.#update(row, { status: 'failed', error });
-      return { kind: 'failed', status: 'failed', error };
+      return this.#failed(state, path, attempt, err);
     }
   }
 
-  /** A step that needs nothing outside the run: recorded once, ended. */
-  async #pure(
-    state: State,
-    path: string,
-    attempt: number,
-    output: Value,
-    next?: string,
-  ): Promise<Outcome> {
+  /** The outcome of an attempt that already ended (a replay), or undefined. */
+  #prior(state: State, path: string, attempt: number): Outcome | undefined {
+    const prior = this.#attempts.get(`${path}@${attempt}`);
+    if (prior === undefined) return undefined;
+    if (prior.status === 'completed' && state.type !== 'human_approval') {
+      const output = (prior.output ?? null) as Value;
+      const next =
+        state.type === 'switch' && isObject(output) && typeof output.next_state === 'string'
+          ? output.next_state
+          : undefined;
+      return { kind: 'done', output, merged: output, ...(next !== undefined ? { next } : {}) };
+    }
+    if (prior.status === 'failed') {
+      return {
+        kind: 'failed',
+        status: 'failed',
+        error: prior.error ?? `state "${state.id}" failed`,
+      };
+    }
+    return undefined;
+  }
+
+  /** An attempt that threw: recorded as failed (durably) and answered as its outcome. */
+  async #failed(state: State, path: string, attempt: number, err: unknown): Promise<Outcome> {
+    if (this.#signal.aborted) throw err;
+    const error = `state "${state.id}": ${messageOf(err)}`;
+    const row = await this.#record(path, attempt, state, { status: 'failed', error });
+    if (row.status !== 'failed') await this.#update(row, { status: 'failed', error });
+    return { kind: 'failed', status: 'failed', error };
+  }
+
+  /** A step that needs nothing outside the run: recorded once (with the next write), ended. */
+  #pure(state: State, path: string, attempt: number, output: Value, next?: string): Outcome {
     const known = this.#attempts.get(`${path}@${attempt}`);
     if (known === undefined) {
-      const record = { path, attempt, stepName: state.id, type: state.type, output };
-      this.#pending.inserts.push({ ...record, status: 'completed' });
+      this.#pending.inserts.push({
+        path,
+        attempt,
+        stepName: state.id,
+        type: state.type,
+        output,
+        status: 'completed',
+      });
     } else if (known.status !== 'completed') {
       this.#pending.updates.push({ id: known.id, patch: { status: 'completed', output } });
     }
-    return { kind: 'done', output, merged: output, ...(next !== undefined ? { next } : {}) };
+    const done: Outcome = { kind: 'done', output, merged: output };
+    if (next !== undefined) done.next = next;
+    return done;
   }
 
-  async #switch(
+  #switch(
     state: Extract<State, { type: 'switch' }>,
     ctx: Context,
     input: Value,
     path: string,
     attempt: number,
-  ): Promise<Outcome> {
+  ): Outcome {
     let extra: Record<string, Value> = {};
     if (state.dataPath !== undefined) {
       const value = getPath(scopeOf(ctx, input), state.dataPath);
@@ -476,13 +610,14 @@ export class Advance {
     path: string,
     attempt: number,
   ): Promise<Outcome> {
-    const scope = scopeOf(ctx, input);
     const task =
       state.task.trim() === ''
         ? `Execute workflow step "${state.id}" of workflow "${this.#model.name}".\n\nInput:\n${JSON.stringify(input, null, 2)}`
-        : renderTemplate(state.task, scope);
+        : renderInContext(state.task, ctx, input);
     const variables: Record<string, string> = {};
-    for (const [k, v] of Object.entries(state.variables)) variables[k] = renderTemplate(v, scope);
+    for (const [k, v] of Object.entries(state.variables)) {
+      variables[k] = renderInContext(v, ctx, input);
+    }
     const [agentName, environment] = state.agent.includes('@')
       ? (state.agent.split('@', 2) as [string, string])
       : [state.agent, undefined];
@@ -500,24 +635,21 @@ export class Advance {
           ?.id ?? null;
     }
     if (runId === null) {
-      const traceParent = activeTraceParent();
-      const { run } = await this.#deps.runs.submit({
+      const request: Parameters<RunDoor['submit']>[0] = {
         agent_name: agentName,
-        ...(environment !== undefined
-          ? { environment }
-          : this.#run.environmentId !== null
-            ? { environment_id: this.#run.environmentId }
-            : {}),
         task,
-        ...(Object.keys(variables).length > 0 ? { variables } : {}),
         source: 'workflow',
         idempotency_key: key,
-        // The run's spans nest under this step's, whichever worker executes it.
-        ...(traceParent !== undefined ? { trace_parent: traceParent } : {}),
-        ...(state.timeoutMs !== undefined
-          ? { timeout_seconds: Math.max(1, Math.round(state.timeoutMs / 1000)) }
-          : {}),
-      });
+      };
+      if (environment !== undefined) request.environment = environment;
+      else if (this.#run.environmentId !== null) request.environment_id = this.#run.environmentId;
+      if (Object.keys(variables).length > 0) request.variables = variables;
+      // The run's spans nest under this step's, whichever worker executes it.
+      const traceParent = activeTraceParent();
+      if (traceParent !== undefined) request.trace_parent = traceParent;
+      if (state.timeoutMs !== undefined)
+        request.timeout_seconds = Math.max(1, Math.round(state.timeoutMs / 1000));
+      const { run } = await this.#deps.runs.submit(request);
       runId = run.id;
       if (row !== undefined) await this.#update(row, { runId });
     }
@@ -779,6 +911,20 @@ export class Advance {
   }
 }
 
+/** The attributes of a step attempt's span. */
+function stepAttributes(
+  runId: number,
+  state: State,
+  attempt: number,
+): Record<string, string | number> {
+  return {
+    'workflow.run_id': runId,
+    'workflow.step': state.id,
+    'workflow.step_type': state.type,
+    'workflow.step_attempt': attempt,
+  };
+}
+
 /**
  * How the idempotency keys of a workflow run's agent runs begin (as sent; stored under the
  * `workflow` source): what finds them to cancel with the workflow run.
@@ -787,7 +933,7 @@ export function agentRunKeyPrefix(workflowRunId: number): string {
   return `wf-${workflowRunId}-`;
 }
 
-async function withSpanIf<T>(
+function withSpanIf<T>(
   tracer: Tracer | undefined,
   name: string,
   attributes: Record<string, string | number>,

@@ -6,6 +6,7 @@ import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
 import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
+import type { WorkflowModel } from './model.js';
 import type { WorkflowReservation } from './workflow-workers.js';
 
 export interface StartWorkflowDeps {
@@ -43,15 +44,26 @@ function validatorOf(schema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
+/** How a workflow was found, when a later start may find it the same way in one statement. */
+type FoundBy = { name: string } | { id: number };
+
 /** Finds the workflow: in the environment named, else in `default`, else the one that has it. */
 export async function findWorkflow(
   store: Store,
   request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
 ): Promise<Workflow> {
+  return (await resolveWorkflow(store, request)).workflow;
+}
+
+/** `findWorkflow`, saying how it was found by key in an environment (see `knownStarts`). */
+async function resolveWorkflow(
+  store: Store,
+  request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
+): Promise<{ workflow: Workflow; foundBy?: FoundBy }> {
   const { workflow_id: id } = request;
   if (typeof id === 'number' || /^\d+$/.test(String(id))) {
     const row = await store.workflows.get(Number(id));
-    if (row) return row;
+    if (row) return { workflow: row };
   }
   const key = String(id);
   let environmentId = request.environment_id;
@@ -68,13 +80,21 @@ export async function findWorkflow(
   }
   if (environmentId !== undefined) {
     const found = await store.workflows.getByWorkflowId(environmentId, key);
-    if (found) return found;
+    if (found) {
+      return {
+        workflow: found,
+        foundBy:
+          request.environment_id === undefined && request.environment !== undefined
+            ? { name: request.environment }
+            : { id: environmentId },
+      };
+    }
   } else {
     // The `default` environment's, else the one environment that has it.
     const inDefault = await store.workflows.getByWorkflowIdIn('default', key);
-    if (inDefault) return inDefault;
+    if (inDefault) return { workflow: inDefault, foundBy: { name: 'default' } };
     const candidates = (await store.workflows.list()).filter((w) => w.workflowId === key);
-    if (candidates.length === 1) return candidates[0] as Workflow;
+    if (candidates.length === 1) return { workflow: candidates[0] as Workflow };
     if (candidates.length > 1) {
       throw new WorkflowError(
         'WORKFLOW_AMBIGUOUS',
@@ -88,6 +108,77 @@ export async function findWorkflow(
     `No workflow "${key}"${request.environment ? ` in environment "${request.environment}"` : ''}; list them with \`junction workflow list\` (sync the environment after adding a file).`,
     { workflow_id: key },
   );
+}
+
+/**
+ * A workflow a start of this process found, by how it was asked for: the next start of it
+ * checks the input against the model kept here and writes its run in one statement that
+ * holds only while the workflow's row is still this one, enabled, with exactly this
+ * definition text (`workflowRuns.createFromWorkflow`). When it is not, the start finds the
+ * workflow again as the first did. So a start reads no workflow row and parses no definition
+ * while the workflow stays as it is, and never starts from a definition that changed.
+ */
+interface KnownStart {
+  workflow: { id: number; workflowId: string; definitionText: string; environment: FoundBy };
+  /** The definition, parsed from that text (frozen: every run started from it shares it). */
+  definition: Record<string, unknown>;
+  model: WorkflowModel;
+}
+
+const knownStarts = new Map<string, KnownStart>();
+/** Most workflows kept (all are dropped when it is full; the next starts find them again). */
+const MAX_KNOWN_STARTS = 500;
+
+/** Where a request's workflow is kept in `knownStarts`; undefined for a workflow asked for by row id. */
+function knownStartKey(
+  request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
+): string | undefined {
+  const id = request.workflow_id;
+  if (typeof id === 'number' || /^\d+$/.test(id)) return undefined;
+  if (request.environment_id !== undefined) return `id:${request.environment_id}\u0000${id}`;
+  return `name:${request.environment ?? 'default'}\u0000${id}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Keeps how `workflow` was found for the next start of the same request (see `KnownStart`). */
+function rememberStart(
+  request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
+  workflow: Workflow,
+  foundBy: FoundBy | undefined,
+): void {
+  const key = knownStartKey(request);
+  if (key === undefined || foundBy === undefined || !workflow.enabled) return;
+  try {
+    // The text the row holds (the store writes a definition as JSON.stringify does; were it
+    // written otherwise, the next start's statement would not match and it would look again).
+    const definitionText = JSON.stringify(workflow.definition);
+    const definition = deepFreeze(JSON.parse(definitionText) as Record<string, unknown>);
+    const model = storedWorkflowOf(
+      definition,
+      workflow.path ?? workflow.workflowId,
+      workflow.workflowId,
+    );
+    if (knownStarts.size >= MAX_KNOWN_STARTS) knownStarts.clear();
+    knownStarts.set(key, {
+      workflow: {
+        id: workflow.id,
+        workflowId: workflow.workflowId,
+        definitionText,
+        environment: foundBy,
+      },
+      definition,
+      model,
+    });
+  } catch {
+    knownStarts.delete(key);
+  }
 }
 
 /** Deepest nesting a run's input may have. */
@@ -150,40 +241,92 @@ export function checkInput(schema: Record<string, unknown> | undefined, input: u
   );
 }
 
+/** True when `input` fits `model` (checkInput without the error). */
+function fits(model: WorkflowModel, input: unknown): boolean {
+  try {
+    checkInput(model.inputSchema, input);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts a run of a workflow; see the file comment. */
 export async function startWorkflowRun(
   deps: StartWorkflowDeps,
   request: StartWorkflowRequest,
 ): Promise<{ run: WorkflowRun; replayed: boolean }> {
   const { store } = deps;
-  const workflow = await findWorkflow(store, request);
-  if (!workflow.enabled) {
-    throw new WorkflowError(
-      'WORKFLOW_DISABLED',
-      `Workflow "${workflow.workflowId}" is disabled (its file is gone or failed to sync); fix the file and sync again.`,
-      { workflow_id: workflow.workflowId },
-    );
-  }
-  const model = storedWorkflowOf(
-    workflow.definition,
-    workflow.path ?? workflow.workflowId,
-    workflow.workflowId,
-  );
   const input = request.input ?? {};
-  checkInput(model.inputSchema, input);
   const now = deps.now?.() ?? new Date();
   const key =
     request.idempotency_key === undefined
       ? null
       : storedIdempotencyKey(request.source, request.idempotency_key);
-  if (key !== null) {
-    const first = await store.workflowRuns.findByIdempotencyKey(key);
-    if (first) return { run: first, replayed: true };
-  }
-  const reservation = deps.reserve?.();
-  let run: WorkflowRun;
+  // An idle worker of this process, taken once and handed the run as it is written.
+  let reservation: WorkflowReservation | undefined;
+  let reserved = false;
+  const reserve = (): WorkflowReservation | undefined => {
+    if (!reserved) {
+      reserved = true;
+      reservation = deps.reserve?.();
+    }
+    return reservation;
+  };
+  const handOver = (run: WorkflowRun): void => {
+    if (reservation && run.workerId === reservation.claim.workerId) reservation.take(run);
+    else {
+      reservation?.release();
+      deps.due?.();
+    }
+  };
   try {
-    run = await store.workflowRuns.create({
+    // A workflow started here before: its run written in one statement while it is unchanged.
+    // An input that does not fit, a workflow that changed and a key already used are all
+    // answered by the full look below, exactly as a first start is.
+    const known = knownStarts.get(knownStartKey(request) ?? '');
+    if (known !== undefined && fits(known.model, input)) {
+      const claim = reserve();
+      const run = await store.workflowRuns.createFromWorkflow({
+        workflow: known.workflow,
+        definition: known.definition,
+        source: request.source,
+        input,
+        ...(known.model.timeoutMs !== undefined
+          ? { timeoutAt: new Date(now.getTime() + known.model.timeoutMs) }
+          : {}),
+        idempotencyKey: key,
+        ...(claim ? { claimedBy: claim.claim } : {}),
+      });
+      if (run !== undefined) {
+        handOver(run);
+        return { run, replayed: false };
+      }
+    }
+    const { workflow, foundBy } = await resolveWorkflow(store, request);
+    if (!workflow.enabled) {
+      throw new WorkflowError(
+        'WORKFLOW_DISABLED',
+        `Workflow "${workflow.workflowId}" is disabled (its file is gone or failed to sync); fix the file and sync again.`,
+        { workflow_id: workflow.workflowId },
+      );
+    }
+    const model = storedWorkflowOf(
+      workflow.definition,
+      workflow.path ?? workflow.workflowId,
+      workflow.workflowId,
+    );
+    checkInput(model.inputSchema, input);
+    rememberStart(request, workflow, foundBy);
+    if (key !== null) {
+      const first = await store.workflowRuns.findByIdempotencyKey(key);
+      if (first) {
+        reservation?.release();
+        return { run: first, replayed: true };
+      }
+    }
+    const claim = reserve();
+    const run = await store.workflowRuns.create({
       workflowId: workflow.id,
       workflowKey: workflow.workflowId,
       workflowName: workflow.name,
@@ -195,16 +338,12 @@ export async function startWorkflowRun(
         ? { timeoutAt: new Date(now.getTime() + model.timeoutMs) }
         : {}),
       idempotencyKey: key,
-      ...(reservation ? { claimedBy: reservation.claim } : {}),
+      ...(claim ? { claimedBy: claim.claim } : {}),
     });
+    handOver(run);
+    return { run, replayed: false };
   } catch (err) {
     reservation?.release();
     throw err;
   }
-  if (reservation && run.workerId === reservation.claim.workerId) reservation.take(run);
-  else {
-    reservation?.release();
-    deps.due?.();
-  }
-  return { run, replayed: false };
 }

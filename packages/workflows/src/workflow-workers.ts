@@ -13,7 +13,7 @@ import {
   type EngineDeps,
 } from './engine.js';
 import { storedWorkflowOf } from './definition.js';
-import { withSpan } from '@junction/telemetry';
+import { withSpan, type Logger } from '@junction/telemetry';
 
 export interface WorkflowWorkersOptions extends EngineDeps {
   workerId?: string;
@@ -48,6 +48,8 @@ export class WorkflowWorkers {
   #loops: Promise<void>[] = [];
   #running = false;
   #wake: Array<(run?: WorkflowRun) => void> = [];
+  /** Renews the leases of the runs in flight (see start). */
+  #renewer: NodeJS.Timeout | undefined;
   /**
    * Whether the store may hold a due run nobody handed to this process: true at start, after a
    * poll interval, after due() and after a run was handed back to wait. A run handed over
@@ -63,7 +65,28 @@ export class WorkflowWorkers {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    // One timer renews every run in flight here, every lease/3: a run is renewed at most that
+    // long after it was taken (its claim gave it a whole lease) and again as often after.
+    clearInterval(this.#renewer);
+    this.#renewer = setInterval(() => this.#renewLeases(), Math.max(1000, this.#o.leaseMs / 3));
+    this.#renewer.unref();
     this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
+  }
+
+  /** Renews the lease of every run in flight here; one cancelled or taken over is stopped. */
+  #renewLeases(): void {
+    const { store, leaseMs } = this.#o;
+    for (const [id, controller] of this.#inFlight) {
+      void store.workflowRuns.renewLease(id, this.workerId, leaseMs).then(
+        (held) => {
+          // Only while that run is still in flight: its worker's controller goes on to the
+          // worker's next run once it ends.
+          if (!held && this.#inFlight.get(id) === controller)
+            controller.abort(new Error('the run was cancelled or taken over'));
+        },
+        () => undefined,
+      );
+    }
   }
 
   running(): boolean {
@@ -125,12 +148,20 @@ export class WorkflowWorkers {
       await all;
     }
     clearTimeout(timer);
+    // Unless started again meanwhile.
+    if (!this.#running) {
+      clearInterval(this.#renewer);
+      this.#renewer = undefined;
+    }
   }
 
   async #work(): Promise<void> {
     // Who hears of the last run's end: told once this worker is idle again (or looking), so
     // a caller that starts the next run on hearing it finds an idle worker to hand it to.
     let tell: (() => void) | undefined;
+    // What stops this worker's advance (a stop, a lost lease): kept from run to run until it
+    // is used (an AbortSignal costs more to make than most steps to run).
+    let controller = new AbortController();
     const told = (): void => {
       tell?.();
       tell = undefined;
@@ -163,7 +194,8 @@ export class WorkflowWorkers {
         });
         if (run === undefined) continue;
       }
-      tell = await this.#advance(run);
+      if (controller.signal.aborted) controller = new AbortController();
+      tell = await this.#advance(run, controller);
     }
     told();
   }
@@ -172,23 +204,12 @@ export class WorkflowWorkers {
    * Advances one run this worker holds, as far as it goes, and hands it back. Returns how to
    * tell the run's listeners of its end, if it ended (see #work).
    */
-  async #advance(run: WorkflowRun): Promise<(() => void) | undefined> {
+  async #advance(run: WorkflowRun, controller: AbortController): Promise<(() => void) | undefined> {
     const { store, logger } = this.#o;
-    const log = logger.child({ workflow_run_id: run.id, workflow: run.workflowKey });
-    const controller = new AbortController();
+    // Made when a line is written (most advances end in #finish, which logs on its own).
+    const log = (): Logger => logger.child({ workflow_run_id: run.id, workflow: run.workflowKey });
+    // Its lease is renewed with the others' while it is in flight (see #renewLeases).
     this.#inFlight.set(run.id, controller);
-    const renew = setInterval(
-      () => {
-        void store.workflowRuns.renewLease(run.id, this.workerId, this.#o.leaseMs).then(
-          (held) => {
-            if (!held) controller.abort(new Error('the run was cancelled or taken over'));
-          },
-          () => undefined,
-        );
-      },
-      Math.max(1000, this.#o.leaseMs / 3),
-    );
-    renew.unref();
     try {
       if (run.timeoutAt !== null && run.timeoutAt <= (this.#o.now?.() ?? new Date())) {
         return await this.#finish(run, {
@@ -213,10 +234,10 @@ export class WorkflowWorkers {
               tracer,
               SPAN_WORKFLOW_RUN,
               { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
-              () => advance.run(),
+              (span) => advance.run(span.isRecording()),
             );
       // The last step records go with the run's end or release.
-      const pending = await advance.takePending();
+      const pending = advance.takePendingNow() ?? (await advance.takePending());
       if (result.kind === 'finished') return await this.#finish(run, result, pending);
       let wakeAt = result.wakeAt;
       if (run.timeoutAt !== null && (wakeAt === null || run.timeoutAt < wakeAt))
@@ -234,7 +255,7 @@ export class WorkflowWorkers {
       // It may be due again at once (a retry without backoff): look before waiting.
       this.#backlog = true;
       if (held) {
-        log.info(result.approval ? 'workflow run waiting for approval' : 'workflow run waiting', {
+        log().info(result.approval ? 'workflow run waiting for approval' : 'workflow run waiting', {
           wake_at: wakeAt?.toISOString() ?? null,
           step: result.currentStep,
         });
@@ -242,17 +263,16 @@ export class WorkflowWorkers {
       return undefined;
     } catch (err) {
       if (controller.signal.aborted) {
-        log.info('workflow run advance stopped', { reason: messageOf(controller.signal.reason) });
+        log().info('workflow run advance stopped', { reason: messageOf(controller.signal.reason) });
         return undefined;
       }
-      log.error('workflow run failed unexpectedly', { error: messageOf(err) });
+      log().error('workflow run failed unexpectedly', { error: messageOf(err) });
       return await this.#finish(run, {
         kind: 'finished',
         status: 'failed',
         error: messageOf(err),
       }).catch(() => undefined);
     } finally {
-      clearInterval(renew);
       this.#inFlight.delete(run.id);
     }
   }

@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowRun, WorkflowRunStatus } from '../rows.js';
-import { workflowRuns } from '../schema.js';
+import { environments, workflowRuns, workflows } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -43,6 +43,30 @@ export interface WorkflowRunCreateInput {
   /** A second start with the same key answers the first run (see `findByIdempotencyKey`). */
   idempotencyKey?: string | null;
   /** Create the run already held by this worker (an idle worker of the same process). */
+  claimedBy?: { workerId: string; leaseMs: number };
+}
+
+/**
+ * A new run of a workflow the caller already holds (`createFromWorkflow`): the workflow's row,
+ * how the caller found it, and the exact text of the definition it checked the input against.
+ */
+export interface WorkflowRunFromWorkflowInput {
+  workflow: {
+    /** Row id. */
+    id: number;
+    /** The workflow's own id (its key). */
+    workflowId: string;
+    /** The definition's text as the workflow row stores it. */
+    definitionText: string;
+    /** Where it was found: its environment's name, or its environment's row id. */
+    environment: { name: string } | { id: number };
+  };
+  /** The definition the text holds, answered as the run's (never read back). */
+  definition: Record<string, unknown>;
+  source?: string | null;
+  input?: unknown;
+  timeoutAt?: Date | null;
+  idempotencyKey?: string | null;
   claimedBy?: { workerId: string; leaseMs: number };
 }
 
@@ -77,6 +101,17 @@ export const WORKFLOW_RUN_ENDED: readonly WorkflowRunStatus[] = [
 const ACTIVE: readonly WorkflowRunStatus[] = ['pending', 'running', 'waiting_approval'];
 
 const RUN_FIELDS = getTableColumns(workflowRuns);
+/**
+ * What others may change in a run while a worker holds it (its workflow or environment
+ * removed, its current step set by a tool): the rest is as the worker took it, or the worker's
+ * own doing. A worker's finish reads only these back.
+ */
+const RUN_FIELDS_OTHERS_CHANGE = {
+  workflowId: RUN_FIELDS.workflowId,
+  environmentId: RUN_FIELDS.environmentId,
+  currentStep: RUN_FIELDS.currentStep,
+  startedAt: RUN_FIELDS.startedAt,
+};
 /** Every column but the definition: a writer that holds the definition does not read it back. */
 const { definition: _definition, ...RUN_FIELDS_BUT_DEFINITION } = RUN_FIELDS;
 
@@ -117,13 +152,92 @@ export class WorkflowRunsRepository {
         createdAt: now.getTime(),
         startedAt: status === 'pending' ? null : now.getTime(),
       });
-      if (row) return { ...row, definition: definitionOf(input.definition) };
+      if (row) return withDefinition(row, input.definition);
       const [first] = await db
         .select()
         .from(workflowRuns)
         .where(eq(workflowRuns.idempotencyKey, input.idempotencyKey as string));
       return first as WorkflowRun;
     });
+  }
+
+  /**
+   * Records a new run of a workflow the caller already holds, in one statement that reads the
+   * workflow's row as it writes the run (its key, name, environment and definition are copied
+   * from the row, as `create` copies them): only if that row is still `workflow.id`, enabled,
+   * under that key in that environment, with exactly that definition text. Undefined when it
+   * is not (the workflow changed, was disabled, renamed or removed since the caller read it)
+   * or when the idempotency key is taken: the caller then finds the workflow again and uses
+   * `create`. Saves the workflow's read (and its definition's parse) on the start of a run.
+   */
+  async createFromWorkflow(input: WorkflowRunFromWorkflowInput): Promise<WorkflowRun | undefined> {
+    const now = this.#ctx.now();
+    const claimed = input.claimedBy;
+    const status = claimed ? 'running' : 'pending';
+    const byName = 'name' in input.workflow.environment;
+    const at = now.getTime();
+    const inputText =
+      input.input === undefined || input.input === null ? null : JSON.stringify(input.input);
+    const values = {
+      workflowRowId: input.workflow.id,
+      workflowKey: input.workflow.workflowId,
+      definition: input.workflow.definitionText,
+      environment:
+        'name' in input.workflow.environment
+          ? input.workflow.environment.name
+          : input.workflow.environment.id,
+      source: input.source ?? null,
+      status,
+      input: inputText,
+      timeoutAt: input.timeoutAt?.getTime() ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
+      workerId: claimed?.workerId ?? null,
+      leaseExpiresAt: claimed ? at + claimed.leaseMs : null,
+      advances: claimed ? 1 : 0,
+      wakeAt: at,
+      createdAt: at,
+      startedAt: status === 'pending' ? null : at,
+    };
+    return this.#ctx.write(
+      `start workflow ${JSON.stringify(input.workflow.workflowId)}`,
+      async (db) => {
+        const insert = directSelect(
+          db,
+          `workflowRuns.createFromWorkflow:${byName}`,
+          CREATED_FROM_WORKFLOW,
+          (d, fields) => createRunFromWorkflow(d, byName, fields),
+        );
+        const row = await runDirectFirst(this.#ctx.rows, insert, values);
+        if (row === undefined) return undefined;
+        // The run as written: what the statement copied from the workflow's row, read back;
+        // the rest as given (reading it back would give the same).
+        const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
+        const run: WorkflowRun = {
+          id: row.id,
+          workflowId: input.workflow.id,
+          workflowKey: input.workflow.workflowId,
+          workflowName: row.workflowName,
+          environmentId: row.environmentId,
+          definition: definitionOf(input.definition),
+          status,
+          source: values.source,
+          input: inputText === null ? null : (JSON.parse(inputText) as unknown),
+          output: null,
+          error: null,
+          currentStep: null,
+          workerId: values.workerId,
+          leaseExpiresAt: date(values.leaseExpiresAt),
+          wakeAt: new Date(at),
+          advances: values.advances,
+          timeoutAt: date(values.timeoutAt),
+          idempotencyKey: values.idempotencyKey,
+          createdAt: new Date(at),
+          startedAt: date(values.startedAt),
+          completedAt: null,
+        };
+        return run;
+      },
+    );
   }
 
   /** The workflow run with this id, or undefined. */
@@ -243,28 +357,53 @@ export class WorkflowRunsRepository {
     workerId: string,
     end: { status: WorkflowRunStatus; output?: unknown; error?: string | null },
     steps?: WorkflowStepChanges,
-    known?: Pick<WorkflowRun, 'definition'>,
+    known?: Pick<WorkflowRun, 'definition'> | WorkflowRun,
   ): Promise<WorkflowRun> {
     const now = this.#ctx.now();
+    // A caller holding the run's definition (it never changes) does not have it read back; the
+    // worker holding the whole run has only what others may have changed meanwhile read back.
+    const held = known !== undefined && 'id' in known && known.id === id ? known : undefined;
     return this.#ctx.write(`finish workflow run ${id}`, async (db) => {
-      // A caller holding the run's definition (it never changes) does not have it read back.
-      const update = known
-        ? directSelect(db, 'workflowRuns.finish:known', RUN_FIELDS_BUT_DEFINITION, finishRun)
-        : directSelect(db, 'workflowRuns.finish', RUN_FIELDS, finishRun);
+      const heldUpdate = held
+        ? directSelect(db, 'workflowRuns.finish:held', RUN_FIELDS_OTHERS_CHANGE, finishRun)
+        : undefined;
+      const update = heldUpdate
+        ? undefined
+        : known
+          ? directSelect(db, 'workflowRuns.finish:known', RUN_FIELDS_BUT_DEFINITION, finishRun)
+          : directSelect(db, 'workflowRuns.finish', RUN_FIELDS, finishRun);
+      const output =
+        end.output === undefined || end.output === null ? null : JSON.stringify(end.output);
       const values = {
         id,
         workerId,
         status: end.status,
-        output: end.output === undefined || end.output === null ? null : JSON.stringify(end.output),
+        output,
         error: end.error ?? null,
         completedAt: now.getTime(),
       };
       // The step records and the end: one transaction. Records are kept even when the end is
       // refused (the run was cancelled meanwhile): they say what ran.
-      const items = [...stepItems(db, id, steps, now), { select: update, values }];
+      const items = [...stepItems(db, id, steps, now), { select: (heldUpdate ?? update)!, values }];
       const results = await runWriteBatch(db, items);
-      const [row] = decodeRows(update, results.at(-1)?.rows ?? []);
-      if (row) return (known ? { ...row, definition: known.definition } : row) as WorkflowRun;
+      const ended = results.at(-1)?.rows ?? [];
+      const [changed] = heldUpdate ? decodeRows(heldUpdate, ended) : [];
+      if (held && changed) {
+        // The run as held, with the end as written (as reading it back would give it).
+        return {
+          ...held,
+          ...changed,
+          status: end.status,
+          output: output === null ? null : (JSON.parse(output) as unknown),
+          error: values.error,
+          completedAt: new Date(values.completedAt),
+          workerId: null,
+          leaseExpiresAt: null,
+          wakeAt: null,
+        };
+      }
+      const [row] = update ? decodeRows(update, ended) : [];
+      if (row) return known ? withDefinition(row, known.definition) : (row as WorkflowRun);
       const [current] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
       if (!current) throw notFound('workflow run', id);
       throw new StoreError(
@@ -441,15 +580,71 @@ function createRun(db: LibSQLDatabase, fields: typeof RUN_FIELDS_BUT_DEFINITION)
     .returning(fields);
 }
 
+/** What `createFromWorkflow` reads back: the run's id and what it copied from the workflow's row. */
+const CREATED_FROM_WORKFLOW = {
+  id: RUN_FIELDS.id,
+  workflowName: RUN_FIELDS.workflowName,
+  environmentId: RUN_FIELDS.environmentId,
+};
+
+/**
+ * `createFromWorkflow`'s statement: INSERT … SELECT from the workflow's row (joined to its
+ * environment when found by name), every column of the run in the table's order.
+ */
+function createRunFromWorkflow(
+  db: LibSQLDatabase,
+  byName: boolean,
+  fields: typeof CREATED_FROM_WORKFLOW,
+) {
+  const from: Partial<Record<keyof typeof RUN_FIELDS, SQL>> = {
+    workflowId: sql`${workflows.id}`,
+    workflowKey: sql`${workflows.workflowId}`,
+    workflowName: sql`${workflows.name}`,
+    environmentId: sql`${workflows.environmentId}`,
+    definition: sql`${workflows.definition}`,
+  };
+  for (const c of CREATE_COLUMNS) from[c] ??= slot(c);
+  const columns = sql.join(
+    (Object.keys(RUN_FIELDS) as Array<keyof typeof RUN_FIELDS>).map((c) => from[c] ?? sql`NULL`),
+    sql`, `,
+  );
+  const where = and(
+    eq(workflows.id, slot('workflowRowId') as unknown as number),
+    eq(workflows.workflowId, slot('workflowKey') as unknown as string),
+    sql`${workflows.enabled} = 1`,
+    sql`${workflows.definition} = ${slot('definition')}`,
+    byName
+      ? eq(environments.name, slot('environment') as unknown as string)
+      : eq(workflows.environmentId, slot('environment') as unknown as number),
+  );
+  // The WHERE clause also keeps SQLite from reading ON CONFLICT as a join's ON.
+  const select = byName
+    ? sql`select ${columns} from ${workflows} inner join ${environments} on ${environments.id} = ${workflows.environmentId} where ${where}`
+    : sql`select ${columns} from ${workflows} where ${where}`;
+  return db
+    .insert(workflowRuns)
+    .select(select)
+    .onConflictDoNothing({ target: workflowRuns.idempotencyKey })
+    .returning(fields);
+}
+
 /** A definition as a run record holds it (what reading it back would give: null for none). */
 function definitionOf(value: unknown): WorkflowRun['definition'] {
   return (value ?? null) as WorkflowRun['definition'];
 }
 
-function finishRun(
-  db: LibSQLDatabase,
-  fields: typeof RUN_FIELDS | typeof RUN_FIELDS_BUT_DEFINITION,
-) {
+/**
+ * A run read back without its definition, completed with the one the caller holds (as reading
+ * it back would give it: null for none). The row is the statement's own, so it is completed in
+ * place rather than copied.
+ */
+function withDefinition(row: Omit<WorkflowRun, 'definition'>, definition: unknown): WorkflowRun {
+  const run = row as WorkflowRun;
+  run.definition = definitionOf(definition);
+  return run;
+}
+
+function finishRun(db: LibSQLDatabase, fields: Partial<typeof RUN_FIELDS>) {
   return db
     .update(workflowRuns)
     .set({

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowStep, WorkflowStepStatus } from '../rows.js';
@@ -228,15 +228,27 @@ export function stepChangeItems(
     for (const column of columns) values[column] = stepDriverValue(column, fields[column]);
     items.push({ select, values });
   }
+  const nowMs = now.getTime();
+  if (changes.inserts.length === 0) return items;
+  // Usually one statement over the rows as one JSON parameter: the rows are read by SQLite
+  // rather than bound one value at a time (14 per row, each found, converted and bound).
+  const rows = insertRowsJson(changes.inserts, nowMs);
+  if (rows !== undefined) {
+    const select = directSelect(
+      db,
+      `workflowSteps.insertJson:${returning}`,
+      returning ? STEP_FIELDS : {},
+      insertStepsFromJson,
+    );
+    items.push({ select, values: { workflowRunId, rows } });
+    return items;
+  }
   for (let start = 0; start < changes.inserts.length; start += INSERT_CHUNK) {
     const chunk = changes.inserts.slice(start, start + INSERT_CHUNK);
     const values: Record<string, unknown> = {};
-    chunk.forEach((input, i) => {
-      const row = insertValues(workflowRunId, input, now) as Record<string, unknown>;
-      for (const column of INSERT_COLUMNS) {
-        values[`${column}_${i}`] = stepDriverValue(column, row[column]);
-      }
-    });
+    for (let i = 0; i < chunk.length; i++) {
+      insertSlots(values, INSERT_SLOTS[i] as readonly string[], workflowRunId, chunk[i]!, nowMs);
+    }
     const select = directSelect(
       db,
       `workflowSteps.insert:${chunk.length}:${returning}`,
@@ -246,6 +258,111 @@ export function stepChangeItems(
     items.push({ select, values });
   }
   return items;
+}
+
+/** The columns of a row of `insertRowsJson`, in order (the run's id is a parameter of its own). */
+const JSON_ROW_COLUMNS = INSERT_COLUMNS.slice(1);
+
+/**
+ * In JSON.stringify's text, an escape of a NUL or of half a surrogate pair that stood in a
+ * text value itself (JSON.stringify escapes both): preceded by an even run of backslashes, so
+ * not the text of an escape inside input or output, which are JSON text themselves.
+ */
+const UNSAFE_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
+
+/**
+ * The rows of `inserts` as a JSON array of arrays of driver values (JSON_ROW_COLUMNS order,
+ * input and output as their JSON text), or undefined when a value would not come out of
+ * SQLite's JSON exactly as it goes in when bound (text with a NUL or a lone surrogate, a
+ * number that is not finite, anything but text, numbers and null): those rows are bound
+ * value by value instead.
+ */
+function insertRowsJson(
+  inserts: readonly WorkflowStepStartInput[],
+  nowMs: number,
+): string | undefined {
+  const rows: unknown[][] = new Array(inserts.length);
+  for (let r = 0; r < inserts.length; r++) {
+    const input = inserts[r]!;
+    const status = input.status ?? 'running';
+    const row = [
+      stepDriverValue('path', input.path ?? input.stepName),
+      stepDriverValue('attempt', input.attempt ?? 1),
+      stepDriverValue('stepName', input.stepName),
+      stepDriverValue('type', input.type),
+      status,
+      stepDriverValue('input', input.input),
+      stepDriverValue('output', input.output),
+      stepDriverValue('error', input.error),
+      stepDriverValue('runId', input.runId),
+      stepDriverValue('wakeAt', input.wakeAt),
+      stepDriverValue('approvalId', input.approvalId),
+      status === 'pending' ? null : nowMs,
+      WORKFLOW_STEP_ENDED.includes(status) ? nowMs : null,
+    ];
+    for (const value of row) {
+      if (value !== null && typeof value !== 'string' && !Number.isFinite(value)) return undefined;
+    }
+    rows[r] = row;
+  }
+  const text = JSON.stringify(rows);
+  return UNSAFE_ESCAPE.test(text) ? undefined : text;
+}
+
+/**
+ * An insert of the attempts in a JSON array (`insertRowsJson`, the `rows` slot) for the run in
+ * the `workflowRunId` slot, in the array's order, skipping places already recorded.
+ */
+function insertStepsFromJson(db: LibSQLDatabase, fields: Partial<typeof STEP_FIELDS>) {
+  const from: Record<string, SQL> = { workflowRunId: slot('workflowRunId') };
+  JSON_ROW_COLUMNS.forEach((column, i) => {
+    from[column] = sql.raw(`"value" ->> ${i}`);
+  });
+  const columns = sql.join(
+    Object.keys(STEP_FIELDS).map((c) => from[c] ?? sql`NULL`),
+    sql`, `,
+  );
+  // The WHERE clause keeps SQLite from reading ON CONFLICT as part of the SELECT.
+  const insert = db
+    .insert(workflowSteps)
+    .select(sql`select ${columns} from json_each(${slot('rows')}) where true order by "key"`)
+    .onConflictDoNothing({
+      target: [workflowSteps.workflowRunId, workflowSteps.path, workflowSteps.attempt],
+    });
+  return Object.keys(fields).length > 0 ? insert.returning(fields) : insert;
+}
+
+/** The slot names of each row of a prepared insert, in INSERT_COLUMNS order (`path_3`). */
+const INSERT_SLOTS: readonly (readonly string[])[] = Array.from({ length: INSERT_CHUNK }, (_, i) =>
+  INSERT_COLUMNS.map((c) => `${c}_${i}`),
+);
+
+/**
+ * The driver values of one attempt's row, under `slots` (`insertValues` then `stepDriverValue`,
+ * without the row in between: the last records of every advance go through here).
+ */
+function insertSlots(
+  values: Record<string, unknown>,
+  slots: readonly string[],
+  workflowRunId: number,
+  input: WorkflowStepStartInput,
+  nowMs: number,
+): void {
+  const status = input.status ?? 'running';
+  values[slots[0]!] = workflowRunId;
+  values[slots[1]!] = stepDriverValue('path', input.path ?? input.stepName);
+  values[slots[2]!] = stepDriverValue('attempt', input.attempt ?? 1);
+  values[slots[3]!] = stepDriverValue('stepName', input.stepName);
+  values[slots[4]!] = stepDriverValue('type', input.type);
+  values[slots[5]!] = status;
+  values[slots[6]!] = stepDriverValue('input', input.input);
+  values[slots[7]!] = stepDriverValue('output', input.output);
+  values[slots[8]!] = stepDriverValue('error', input.error);
+  values[slots[9]!] = stepDriverValue('runId', input.runId);
+  values[slots[10]!] = stepDriverValue('wakeAt', input.wakeAt);
+  values[slots[11]!] = stepDriverValue('approvalId', input.approvalId);
+  values[slots[12]!] = status === 'pending' ? null : nowMs;
+  values[slots[13]!] = WORKFLOW_STEP_ENDED.includes(status) ? nowMs : null;
 }
 
 /** The attempts the inserts among `items` wrote (with `returning`), from the batch's results. */

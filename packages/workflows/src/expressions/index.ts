@@ -9,7 +9,7 @@
 // sets, f-strings, % formatting, and any call that is not a builtin or a method of a value.
 import { ExpressionError, ExpressionSyntaxError } from './errors.js';
 import { guard, Interpreter, type Limits } from './interpreter.js';
-import { parseExpressionSource, parseProgramSource, type Stmt } from './parser.js';
+import { parseExpressionSource, parseProgramSource, type Expr, type Stmt } from './parser.js';
 import { toHost, type Value } from './values.js';
 
 export { ExpressionError, ExpressionSyntaxError };
@@ -71,6 +71,26 @@ export function evaluate(program: Program, scope: Record<string, Value>, limits?
   const body = parsed.get(program) ?? parsed.get(parse(program.source, program.mode))!;
   const interpreter = new Interpreter(scope, limits ?? {});
   return guard(() => toHost(interpreter, interpreter.run(body)));
+}
+
+/**
+ * The names of a program that is only a name and its fields (`n`, `a.b.c`), or undefined for
+ * any other program. Such a program reads the value there and nothing else, which a caller may
+ * do directly (see renderTemplate).
+ */
+export function pathOf(program: Program): readonly string[] | undefined {
+  const body = parsed.get(program);
+  const only = body?.length === 1 ? body[0] : undefined;
+  if (only?.kind !== 'expr') return undefined;
+  const names: string[] = [];
+  let e: Expr = only.expr;
+  while (e.kind === 'attr') {
+    names.push(e.name);
+    e = e.obj;
+  }
+  if (e.kind !== 'name') return undefined;
+  names.push(e.name);
+  return names.reverse();
 }
 
 /** Starlark truthiness: None, False, 0, "", [] and {} are false; everything else is true. */

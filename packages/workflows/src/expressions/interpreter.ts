@@ -87,8 +87,10 @@ export class Interpreter implements Host {
 
   /** The last statement's value if it is an expression, else `result` if assigned, else None. */
   run(body: Stmt[]): Val {
-    for (const [i, s] of body.entries()) {
-      if (i === body.length - 1 && s.kind === 'expr') return this.eval(s.expr);
+    const last = body.length - 1;
+    for (let i = 0; i <= last; i++) {
+      const s = body[i]!;
+      if (i === last && s.kind === 'expr') return this.eval(s.expr);
       this.exec(s);
     }
     return this.locals.get('result') ?? null;

@@ -256,6 +256,14 @@ export function slice(h: Host, v: Val, lo: Val, hi: Val, step: Val): Val {
  * enumerable keys of objects are kept. Shared sub-objects are copied once.
  */
 export function fromHost(x: unknown, name: string, maxLength: number): Val {
+  // A scalar needs no copy (nor the bookkeeping below).
+  if (typeof x === 'string' || typeof x === 'boolean') return x;
+  if (typeof x === 'number') return Number.isFinite(x) ? x : null;
+  if (x === null || x === undefined) return null;
+  if (!Array.isArray(x) && !(x instanceof Date) && typeof x === 'object') {
+    const flat = flatDict(x);
+    if (flat !== undefined) return flat;
+  }
   const done = new Map<object, Val>();
   const convert = (v: unknown, depth: number): Val | undefined => {
     if (typeof v === 'string' || typeof v === 'boolean') return v;
@@ -280,6 +288,23 @@ export function fromHost(x: unknown, name: string, maxLength: number): Val {
     return out;
   };
   return convert(x, 0) ?? null;
+}
+
+/**
+ * `fromHost` of an object whose values are all scalars (a step's output, usually), without
+ * the bookkeeping of nested values; undefined when one is an object (convert it in full).
+ */
+function flatDict(v: object): Dict | undefined {
+  const out: Dict = new Map();
+  for (const key of Object.keys(v)) {
+    const item = (v as Record<string, unknown>)[key];
+    if (typeof item === 'string' || typeof item === 'boolean') out.set(key, item);
+    else if (typeof item === 'number') out.set(key, Number.isFinite(item) ? item : null);
+    else if (item === null) out.set(key, null);
+    else if (typeof item === 'object') return undefined;
+    // Functions, undefined, symbols: left out, as JSON.stringify leaves them out.
+  }
+  return out;
 }
 
 const OWN = { enumerable: true, writable: true, configurable: true };
