@@ -15,7 +15,7 @@ import {
   type ManagementMessage,
 } from '@junction/tooling/fixtures/fake-platform.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
-import { startServe } from './serve-process.js';
+import { startServe, until } from './serve-process.js';
 
 const KEY = 'reg-e2e-key-000111222';
 const MODEL_KEY = 'sk-mgmt-model-key-4711';
@@ -35,16 +35,6 @@ afterAll(async () => {
   await platform.stop();
   await fake.close();
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function managementConfig(key: string): string {
   return [

@@ -73,3 +73,18 @@ export async function startServe(
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, ports, ready, exit, stdout: () => out, stderr: () => err };
 }
+
+/** Polls `fn` every 100 ms until it gives a value; fails naming `what` after `ms`. */
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  ms = 20_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { startServe, until, type ServeProcess } from './serve-process.js';
 
 const MODEL_KEY = 'sk-serve-model-key-31337';
 const REST_KEY = 'rest-key-4242-abcdef';
@@ -63,16 +63,6 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
     status: res.status,
     body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text,
   };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('junction serve (all-in-one)', () => {

@@ -537,5 +537,3 @@ export class ManagementChannel {
     );
   }
 }
-
-export { PLATFORM_REQUESTS };

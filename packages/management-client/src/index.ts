@@ -8,12 +8,7 @@ export {
   packageDefinition,
   protoFile,
 } from './protocol.js';
-export {
-  channelCredentials,
-  ManagementChannel,
-  ManagementRequestError,
-  PLATFORM_REQUESTS,
-} from './channel.js';
+export { channelCredentials, ManagementChannel, ManagementRequestError } from './channel.js';
 export type {
   ManagementChannelOptions,
   ManagementState,
@@ -24,7 +19,7 @@ export type {
 export { connectError, ManagementConnectError } from './connect-error.js';
 export type { ConnectCause } from './connect-error.js';
 export type * from './messages.js';
-export { timestamp } from './messages.js';
+export { PLATFORM_REQUESTS, timestamp } from './messages.js';
 export { managementSettings, ManagementSettingsError } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
 export { createStation } from './station.js';

@@ -6,6 +6,13 @@ export interface Timestamp {
   nanos: number;
 }
 
+/** `value` as an object of fields; {} for anything else (payloads read from the wire or the store). */
+export function fieldsOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
 export function timestamp(date: Date): Timestamp {
   const ms = date.getTime();
   return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };

@@ -2,11 +2,13 @@
 // started it — is sent to the platform once with its steps, tool calls and tokens (unary
 // SendRun). The last run reported is kept in the store, so a restart or an outage resumes where
 // reporting stopped instead of losing or repeating reports.
+import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import type { Run, RunEvent, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { z } from 'zod';
 import type { ManagementChannel } from './channel.js';
 import {
+  fieldsOf,
   timestamp,
   type AgentRunData,
   type ExecutionStep,
@@ -19,14 +21,6 @@ import {
 /** Longest tool result or response text sent in a report. */
 const MAX_TEXT = 8_000;
 const BATCH = 50;
-
-type Fields = Record<string, unknown>;
-
-function fieldsOf(value: unknown): Fields {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Fields)
-    : {};
-}
 
 function cut(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… [cut]` : text;
@@ -106,7 +100,7 @@ function reportStatus(run: Run): LighthouseRunStatus {
 
 /** The platform's run id of a run it asked for (its idempotency key), else Junction's run id. */
 function reportedRunId(run: Run): string {
-  const prefix = 'management:';
+  const prefix = storedIdempotencyKey('management', '');
   if (run.source === 'management' && run.idempotencyKey?.startsWith(prefix)) {
     return run.idempotencyKey.slice(prefix.length);
   }

@@ -7,6 +7,7 @@ import type { Agent, Run, Store } from '@junction/store';
 import type { Logger, Redactor } from '@junction/telemetry';
 import { ManagementRequestError, type Reply, type StationService } from './channel.js';
 import {
+  fieldsOf,
   timestamp,
   type AgentInfo,
   type ExecuteAgentRequest,
@@ -33,12 +34,6 @@ export interface StationOptions {
 }
 
 type Fields = Record<string, unknown>;
-
-function fieldsOf(value: unknown): Fields {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Fields)
-    : {};
-}
 
 function agentInfo(agent: Agent, environment: string, tools: string[]): AgentInfo {
   return {

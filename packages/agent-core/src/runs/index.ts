@@ -22,7 +22,7 @@ export type { RunRequest, RunRequestInput } from './run-request.js';
 export type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
 export { cancelRun } from './cancel-run.js';
 export type { CancelledRun, CancelRunDeps, CancelRunOptions, RunCanceller } from './cancel-run.js';
-export { isFinal, newWorkerId, RunWorkers } from './run-workers.js';
+export { isFinal, newWorkerId, processAlive, RunWorkers } from './run-workers.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
 export { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
 export { AgentRunner, RunInterrupted } from './agent-runner.js';

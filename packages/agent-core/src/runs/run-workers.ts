@@ -62,7 +62,8 @@ export function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id runs on this host (one owned by another user counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

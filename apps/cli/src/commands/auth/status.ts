@@ -17,15 +17,6 @@ export interface AuthStatusView {
   pid: number | null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export default class AuthStatus extends JunctionCommand {
   static override description =
     'Show the management platform connection: connected or not, organization, station name and last sync (as the running `junction serve`, `stdio` or api-server of this workspace last recorded it), and which key is used.';
@@ -42,6 +33,7 @@ export default class AuthStatus extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { readLogin, readStatus } = await import('@junction/management-client');
     const { formatWhen } = await import('../../duration.js');
+    const { processAlive } = await import('@junction/agent-core/runs');
     const ctx = await createContext();
     try {
       const home = ctx.paths.configHome;
@@ -49,7 +41,8 @@ export default class AuthStatus extends JunctionCommand {
       const login = readLogin(home);
       const keySource = m.registration_key !== undefined ? 'config' : login ? 'login' : null;
       const status = readStatus(home);
-      const running = status !== undefined && status.state !== 'stopped' && alive(status.pid);
+      const running =
+        status !== undefined && status.state !== 'stopped' && processAlive(status.pid);
       const connected = running && status.state === 'connected';
       const view: AuthStatusView = {
         connected,
