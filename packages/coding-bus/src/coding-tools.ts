@@ -7,7 +7,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LocalTool, RunToolContext, RunToolProvider } from '@junction/agent-core/runs';
 import type { CodingSession, Store } from '@junction/store';
-import { createRedactor, redactUrl, type Logger } from '@junction/telemetry';
+import {
+  createRedactor,
+  recordSpanError,
+  redactUrl,
+  SpanKind,
+  withSpan,
+  type Logger,
+} from '@junction/telemetry';
 import type {
   CodingBackend,
   CodingBackendKind,
@@ -18,6 +25,9 @@ import type {
 import { managedWorkspaceName } from './http-backend.js';
 import { codePrompt } from './prompts.js';
 import type { CodingSettings } from './settings.js';
+
+/** Span of one coding task sent to a coding backend (under the `code` tool's `tool.call`). */
+export const SPAN_CODING_TASK = 'coding.task';
 
 export const CODING_TOOL_NAMES = [
   'coding_open',
@@ -317,10 +327,36 @@ export function createCodingTools(options: CodingToolsOptions): RunToolProvider 
               return fail('Invalid arguments for code: files must be a list of file paths.');
             const got = await openSession(args);
             if ('text' in got) return got;
-            const out = await got.backend.code(
-              workspaceOf(got.session),
-              codePrompt(instruction, context, files as string[] | undefined),
-              call(signal),
+            // The coding task is its own span under the tool call (and so in the run's trace).
+            const out = await withSpan(
+              ctx.tracer,
+              SPAN_CODING_TASK,
+              {
+                'coding.session_id': got.session.id,
+                'coding.backend': got.session.backend,
+                'coding.workspace': got.session.workspaceName,
+              },
+              async (span) => {
+                const outcome = await got.backend.code(
+                  workspaceOf(got.session),
+                  codePrompt(instruction, context, files as string[] | undefined),
+                  call(signal),
+                );
+                span.setAttributes({
+                  'coding.status': outcome.status,
+                  'coding.files_changed': outcome.filesChanged.length,
+                  'gen_ai.usage.input_tokens': outcome.inputTokens,
+                  'gen_ai.usage.output_tokens': outcome.outputTokens,
+                });
+                if (outcome.status !== 'completed') {
+                  recordSpanError(
+                    span,
+                    new Error(scrub(outcome.error ?? `the coding task ended ${outcome.status}`)),
+                  );
+                }
+                return outcome;
+              },
+              { kind: SpanKind.CLIENT },
             );
             await remember(got.session, out, true);
             return answer(

@@ -10,7 +10,7 @@ export type {
 } from './backend.js';
 export { startCodingBackends } from './backends.js';
 export type { CodingBackends, CodingBackendsOptions } from './backends.js';
-export { CODING_TOOL_NAMES, createCodingTools } from './coding-tools.js';
+export { CODING_TOOL_NAMES, SPAN_CODING_TASK, createCodingTools } from './coding-tools.js';
 export type { CodingToolsOptions } from './coding-tools.js';
 export { EmbeddedNats, findNatsServer } from './embedded-nats.js';
 export type { EmbeddedNatsOptions } from './embedded-nats.js';

@@ -8,9 +8,11 @@ import {
   startFakeOpencodeServer,
   type FakeOpencodeServer,
 } from '@junction/tooling/fixtures/coding/fake-opencode-server.mjs';
-import { createCodingTools, type CodingSettings } from '../src/index.js';
+import { SpanKind } from '@junction/telemetry';
+import { SPAN_CODING_TASK, createCodingTools, type CodingSettings } from '../src/index.js';
 import { HttpCodingBackend } from '../src/http-backend.js';
 import {
+  codingTracing,
   call,
   freePort,
   gitOut,
@@ -81,6 +83,17 @@ describe('coding tools over direct HTTP', () => {
     });
     expect(coded.isError).toBe(false);
     expect(coded.json.files_changed).toEqual(['greet.txt']);
+    // The coding task is a CLIENT span of its own, with its outcome (issue 19).
+    const task = codingTracing.memoryExporter
+      ?.getFinishedSpans()
+      .find((span) => span.name === SPAN_CODING_TASK);
+    expect(task?.kind).toBe(SpanKind.CLIENT);
+    expect(task?.attributes).toMatchObject({
+      'coding.session_id': id,
+      'coding.backend': 'opencode',
+      'coding.status': 'completed',
+      'coding.files_changed': 1,
+    });
     const message = server.requests.find((r) => r.method === 'POST' && /\/message$/.test(r.path));
     expect(message?.query.directory).toBe(workspace);
     expect(JSON.stringify(message?.body)).toContain('Focus on these files: greet.txt');

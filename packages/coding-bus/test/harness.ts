@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import type { LocalTool, RunToolContext } from '@junction/agent-core/runs';
 import type { AgentDefinition } from '@junction/config-templates';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
-import { createLogger, type RootLogger } from '@junction/telemetry';
+import { createLogger, createTracing, type RootLogger } from '@junction/telemetry';
 import type { CodingSettings } from '../src/index.js';
 
 export const GIT_ENV = {
@@ -96,6 +96,9 @@ export async function makeWorld(prefix: string): Promise<World> {
   return { dir, store, agent, run };
 }
 
+/** Spans of the coding tools in these tests (kept in memory). */
+export const codingTracing = createTracing({ exporter: 'memory' });
+
 /** The context the runner gives providers, with every recorded event kept. */
 export function runContext(
   world: World,
@@ -107,6 +110,7 @@ export function runContext(
     agent: world.agent,
     definition: { name: world.agent.name, coding } as unknown as AgentDefinition,
     environment: 'default',
+    tracer: codingTracing.tracer,
     event: (type, payload) => events.push({ type, payload }),
   };
   return { ctx, events };

@@ -266,6 +266,29 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .meta({ description: 'Sampling ratio for the *traceidratio samplers.' }),
   }).prefault({});
 
+  const traces = section({
+    enabled: bool().default(true).meta({
+      description:
+        '`junction serve` and `junction traces` keep traces in the store: the OTLP/HTTP receiver, the trace viewer, and (when otel_endpoint is unset) Junction exporting its own spans there.',
+    }),
+    receiver_port: port()
+      .default(4318)
+      .meta({ description: 'Port of the OTLP/HTTP trace receiver (POST /v1/traces).' }),
+    viewer_port: port().default(16686).meta({ description: 'Port of the trace viewer.' }),
+    retention_days: z
+      .number({ error: expecting('days, more than 0 (fractions allowed)') })
+      .gt(0, { error: expecting('days, more than 0 (fractions allowed)') })
+      .max(3650, { error: expecting('days, at most 3650') })
+      .default(7)
+      .meta({ description: 'Spans older than this are deleted.' }),
+    max_megabytes: wholeNumber('megabytes', 1, 1_000_000)
+      .default(256)
+      .meta({ description: 'Size cap of stored spans; the oldest traces go first past it.' }),
+    max_body_megabytes: wholeNumber('megabytes', 1, 64)
+      .default(4)
+      .meta({ description: 'Largest OTLP request the receiver accepts (after decompression).' }),
+  }).prefault({});
+
   const coding = section({
     enabled: bool().default(false).meta({
       description:
@@ -370,6 +393,7 @@ export function createConfigSchema(paths: WorkspacePaths) {
     webhook,
     notifications,
     telemetry,
+    traces,
     coding,
     workers: section({
       concurrency: wholeNumber('runs', 1, 256)

@@ -45,6 +45,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
     kind: 'integer',
   },
   { variable: 'OTEL_EXPORTER_OTLP_ENDPOINT', key: 'otel_endpoint', kind: 'string' },
+  { variable: 'JUNCTION_TRACES_ENABLED', key: 'traces.enabled', kind: 'boolean' },
   { variable: 'OTEL_EXPORTER_OTLP_HEADERS', key: 'telemetry.headers', kind: 'headers' },
   { variable: 'OTEL_EXPORTER_OTLP_CERTIFICATE', key: 'telemetry.certificate', kind: 'string' },
   { variable: 'OTEL_TRACES_SAMPLER', key: 'telemetry.sampler', kind: 'string' },

@@ -245,6 +245,7 @@ describe('loadConfig environment overrides', () => {
     ['JUNCTION_WEBHOOK_ENABLED', 'true', (c) => c.webhook.enabled, true],
     ['JUNCTION_WEBHOOK_API_KEY', 'env-key', (c) => c.webhook.api_key, 'env-key'],
     ['JUNCTION_MANAGEMENT_ENABLED', 'true', (c) => c.management.enabled, true],
+    ['JUNCTION_TRACES_ENABLED', 'off', (c) => c.traces.enabled, false],
     [
       'JUNCTION_MANAGEMENT_REGISTRATION_KEY',
       'reg-key-from-env-0001',

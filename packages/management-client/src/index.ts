@@ -22,7 +22,7 @@ export type * from './messages.js';
 export { PLATFORM_REQUESTS, timestamp } from './messages.js';
 export { managementSettings, ManagementSettingsError } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
-export { createStation } from './station.js';
+export { createStation, SPAN_MANAGEMENT_REQUEST } from './station.js';
 export type { StationOptions } from './station.js';
 export { RunReporter, runData } from './run-report.js';
 export type { RunReporterOptions } from './run-report.js';

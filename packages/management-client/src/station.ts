@@ -4,7 +4,7 @@
 import { agentView } from '@junction/agent-core/agents';
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Agent, Run, Store } from '@junction/store';
-import type { Logger, Redactor } from '@junction/telemetry';
+import { SpanKind, withSpan, type Logger, type Redactor, type Tracer } from '@junction/telemetry';
 import { ManagementRequestError, type Reply, type StationService } from './channel.js';
 import {
   fieldsOf,
@@ -31,7 +31,12 @@ export interface StationOptions {
   redactor: Redactor;
   /** The config's run time limit, to bound the wait for an execution. */
   runTimeoutMs?: number;
+  /** Each platform request is a span (`management.request`); the run an execution starts nests under it. */
+  tracer?: Tracer;
 }
+
+/** Span of one request of the management platform handled by the station. */
+export const SPAN_MANAGEMENT_REQUEST = 'management.request';
 
 type Fields = Record<string, unknown>;
 
@@ -238,76 +243,92 @@ export function createStation(options: StationOptions): StationService {
       return { agents: a, tools: t.tools, mcp_servers: servers };
     },
     async handle(kind: PlatformRequestKind, payload: unknown, reply: Reply): Promise<void> {
-      const p = fieldsOf(payload);
-      switch (kind) {
-        case 'list_agents_request': {
-          const list = await agents(String(p.environment ?? ''));
-          reply({
-            success: true,
-            list_agents_response: { agents: list, total_agents: list.length },
-          });
-          return;
-        }
-        case 'list_tools_request': {
-          const environment = String(p.environment ?? '');
-          const found = await tools(environment);
-          reply({
-            success: true,
-            list_tools_response: {
-              tools: found.tools,
-              environment_name: environment,
-              total_tools: found.tools.length,
-              mcp_servers: found.servers,
-            },
-          });
-          return;
-        }
-        case 'get_environments_request': {
-          const envs = await store.environments.listWithCounts();
-          const servers = await store.mcpServers.list();
-          reply({
-            success: true,
-            get_environments_response: {
-              environments: envs.map((e) => ({
-                name: e.name,
-                agent_count: e.agents,
-                tool_count: e.tools,
-                mcp_servers: servers.filter((s) => s.environmentId === e.id).map((s) => s.name),
-                // Variables stay on the station: their values are often secrets.
-                variables: {},
-                is_default: e.name === 'default',
-              })),
-            },
-          });
-          return;
-        }
-        case 'get_agent_details_request': {
-          const agent = await findAgent(String(p.agent_id ?? ''), String(p.environment ?? ''));
-          const view = await agentView(store, agent);
-          reply({
-            success: true,
-            get_agent_details_response: {
-              agent: {
-                id: String(view.id),
-                name: view.name,
-                description: view.description,
-                prompt_template: '',
-                model_name: view.model ?? '',
-                max_steps: view.max_steps ?? 0,
-                tools: view.tools.map((t) => t.name),
-                variables: {},
-                tags: [view.environment],
-                created_at: timestamp(agent.createdAt),
-                updated_at: timestamp(agent.updatedAt),
-              },
-            },
-          });
-          return;
-        }
-        case 'execute_agent_request':
-          await execute(p, reply);
-          return;
-      }
+      const { tracer } = options;
+      if (tracer === undefined) return handleRequest(kind, payload, reply);
+      return withSpan(
+        tracer,
+        SPAN_MANAGEMENT_REQUEST,
+        { 'management.request': kind },
+        () => handleRequest(kind, payload, reply),
+        { kind: SpanKind.SERVER },
+      );
     },
   };
+
+  async function handleRequest(
+    kind: PlatformRequestKind,
+    payload: unknown,
+    reply: Reply,
+  ): Promise<void> {
+    const p = fieldsOf(payload);
+    switch (kind) {
+      case 'list_agents_request': {
+        const list = await agents(String(p.environment ?? ''));
+        reply({
+          success: true,
+          list_agents_response: { agents: list, total_agents: list.length },
+        });
+        return;
+      }
+      case 'list_tools_request': {
+        const environment = String(p.environment ?? '');
+        const found = await tools(environment);
+        reply({
+          success: true,
+          list_tools_response: {
+            tools: found.tools,
+            environment_name: environment,
+            total_tools: found.tools.length,
+            mcp_servers: found.servers,
+          },
+        });
+        return;
+      }
+      case 'get_environments_request': {
+        const envs = await store.environments.listWithCounts();
+        const servers = await store.mcpServers.list();
+        reply({
+          success: true,
+          get_environments_response: {
+            environments: envs.map((e) => ({
+              name: e.name,
+              agent_count: e.agents,
+              tool_count: e.tools,
+              mcp_servers: servers.filter((s) => s.environmentId === e.id).map((s) => s.name),
+              // Variables stay on the station: their values are often secrets.
+              variables: {},
+              is_default: e.name === 'default',
+            })),
+          },
+        });
+        return;
+      }
+      case 'get_agent_details_request': {
+        const agent = await findAgent(String(p.agent_id ?? ''), String(p.environment ?? ''));
+        const view = await agentView(store, agent);
+        reply({
+          success: true,
+          get_agent_details_response: {
+            agent: {
+              id: String(view.id),
+              name: view.name,
+              description: view.description,
+              prompt_template: '',
+              model_name: view.model ?? '',
+              max_steps: view.max_steps ?? 0,
+              tools: view.tools.map((t) => t.name),
+              variables: {},
+              tags: [view.environment],
+              created_at: timestamp(agent.createdAt),
+              updated_at: timestamp(agent.updatedAt),
+            },
+          },
+        });
+        return;
+      }
+      case 'execute_agent_request':
+        await execute(p, reply);
+        return;
+    }
+  }
 }

@@ -4,6 +4,7 @@ export {
   defaultScheduledTask,
   Scheduler,
   SCHEDULER_LEASE,
+  SPAN_SCHEDULER_FIRE,
   type FireOutcome,
   type SchedulerError,
   type SchedulerOptions,

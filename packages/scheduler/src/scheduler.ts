@@ -7,7 +7,10 @@
 import type { RunDoor } from '@junction/agent-core/runs';
 import { nextFireTime } from '@junction/config-templates';
 import type { Schedule, Store } from '@junction/store';
-import type { Logger } from '@junction/telemetry';
+import { recordSpanError, withSpan, type Logger, type Tracer } from '@junction/telemetry';
+
+/** Span of one schedule's fire; the run or workflow run it starts nests under it. */
+export const SPAN_SCHEDULER_FIRE = 'scheduler.fire';
 
 /** What `/health` says of the scheduler of a process. */
 export type SchedulerStatus = 'running' | 'standby' | 'stopped' | 'disabled';
@@ -51,6 +54,8 @@ export interface SchedulerOptions {
   /** The workflow door's start, for workflow schedules (without it they fail, saying why). */
   startWorkflow?: StartWorkflow;
   logger: Logger;
+  /** Fires are spans (`scheduler.fire`) with the runs they start beneath; without it, none. */
+  tracer?: Tracer;
   /** This process's name in the lease. Default: host, pid and a random suffix. */
   owner?: string;
   /** How long the lease holds without a renewal. Default 15 s; renewed every third of it. */
@@ -206,6 +211,31 @@ export class Scheduler {
    * With `now`, the fire is a `run-now` from an operator: the schedule's times stay.
    */
   async fire(schedule: Schedule, options: { now?: boolean } = {}): Promise<FireOutcome> {
+    const { tracer } = this.#o;
+    if (tracer === undefined) return this.#fire(schedule, options);
+    return withSpan(
+      tracer,
+      SPAN_SCHEDULER_FIRE,
+      {
+        'schedule.id': schedule.id,
+        'schedule.kind': schedule.kind,
+        'schedule.target': schedule.target,
+        'schedule.cron': schedule.cron,
+        'schedule.run_now': options.now === true,
+      },
+      async (span) => {
+        const outcome = await this.#fire(schedule, options);
+        span.setAttribute('schedule.outcome', outcome.outcome);
+        if (outcome.runId !== undefined) span.setAttribute('schedule.run_id', outcome.runId);
+        if (outcome.outcome === 'failed') {
+          recordSpanError(span, new Error(outcome.error ?? 'the fire could not start a run'));
+        }
+        return outcome;
+      },
+    );
+  }
+
+  async #fire(schedule: Schedule, options: { now?: boolean }): Promise<FireOutcome> {
     const { store, logger } = this.#o;
     const now = this.#now();
     const due = options.now ? now : (schedule.nextRunAt ?? now);

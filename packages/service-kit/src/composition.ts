@@ -202,6 +202,7 @@ function buildExecutor(
     runs: runDoor(workers),
     startWorkflow: (request) => workflowDoor.start(request),
     logger,
+    tracer: tracing.tracer,
     onError: (error) =>
       void notifier.schedulerError({
         error: error.error,
@@ -279,6 +280,7 @@ export function composeService(options: ComposeOptions): Composition {
           ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
           mode: options.management === 'stdio' ? 'DEPLOYMENT_MODE_STDIO' : 'DEPLOYMENT_MODE_SERVE',
           activeRuns: () => executor.workers.inFlight(),
+          tracer: executor.tracing.tracer,
         }
       : undefined,
   );

@@ -6,7 +6,7 @@ import type { RunDoor } from '@junction/agent-core/runs';
 import { secretRedactor } from '@junction/agent-core/models';
 import { resolvePaths, type Config } from '@junction/config-templates';
 import type { Run, Store } from '@junction/store';
-import { collectSecretValues, type Logger } from '@junction/telemetry';
+import { collectSecretValues, type Logger, type Tracer } from '@junction/telemetry';
 import type * as ManagementClient from '@junction/management-client';
 
 /** What /health says of the management channel. */
@@ -31,6 +31,8 @@ export interface ManagementPartOptions {
   configHome?: string;
   mode: 'DEPLOYMENT_MODE_SERVE' | 'DEPLOYMENT_MODE_STDIO';
   activeRuns: () => number;
+  /** Platform requests become `management.request` spans with the runs they start beneath. */
+  tracer?: Tracer;
 }
 
 const DISABLED: ManagementPart = {
@@ -82,6 +84,7 @@ export function managementPart(options: ManagementPartOptions | undefined): Mana
           logger,
           redactor,
           runTimeoutMs: config.runs.timeout_seconds * 1000,
+          ...(options.tracer ? { tracer: options.tracer } : {}),
         }),
         logger,
         version: options.version,

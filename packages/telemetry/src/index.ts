@@ -29,6 +29,8 @@ export { DEFAULT_OTLP_ENDPOINT, createTracing, resolveTracesUrl } from './tracin
 export type { TraceExporterKind, Tracing, TracingOptions } from './tracing.js';
 export { parseOtlpHeaders, tracingOptionsFromEnv } from './tracing-env.js';
 export {
+  GEN_AI_ATTR,
+  GEN_AI_OPERATION,
   MAX_TASK_ATTRIBUTE_LENGTH,
   SPAN_AGENT_EXECUTE,
   SPAN_ATTR,
@@ -36,12 +38,14 @@ export {
   SPAN_LLM_GENERATE,
   SPAN_PROMPT_RENDER,
   SPAN_TOOL_CALL,
+  activeSpanIds,
   activeTraceId,
   activeTraceParent,
   agentExecuteAttributes,
   isTraceParent,
   llmGenerateAttributes,
   recordSpanError,
+  runIdOf,
   toolCallAttributes,
   withSpan,
 } from './spans.js';

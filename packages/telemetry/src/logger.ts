@@ -3,6 +3,7 @@ import { formatJsonRecord, formatTextRecord } from './log-format.js';
 import type { LogFormat, LogLevel, LogRecord } from './log-format.js';
 import { collectSecretValues, createRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
+import { activeSpanIds } from './spans.js';
 import { SyncFileStream } from './sync-file-stream.js';
 
 /** Free fields of a log record (`agent_id`, `run_id`, `duration_ms`, `status`, an `error`, ...). */
@@ -108,13 +109,21 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
     (redactor.value(fields) ?? {}) as Record<string, unknown>;
   const emit: Emit = (recordLevel, msg, base, fields) => {
     if (closed || RANK[recordLevel] > RANK[level]) return;
+    // A line written inside a span carries its trace and span ids, so a log search and a trace
+    // lead to each other; ids the caller gives (a run's trace after its span ended) win.
+    const ids = activeSpanIds();
     const record: LogRecord = {
       level: recordLevel,
       ts: now().toISOString(),
       msg: redactor.text(String(msg)),
       // Object.assign, not a spread: on Node 20's V8 `{ ...a, ...b }` takes a slow path
       // costing microseconds, paid here on every record.
-      fields: fields === undefined ? base : Object.assign({}, base, redact(fields)),
+      fields:
+        fields === undefined
+          ? ids === undefined
+            ? base
+            : Object.assign({}, base, ids)
+          : Object.assign({}, base, ids, redact(fields)),
     };
     target.log({ level: recordLevel, message: record.msg, record });
   };

@@ -2,10 +2,11 @@ import {
   ROOT_CONTEXT,
   SpanStatusCode,
   context,
+  createContextKey,
   isSpanContextValid,
   trace,
 } from '@opentelemetry/api';
-import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 
 /** Span of one agent run (spec §6.3). */
 export const SPAN_AGENT_EXECUTE = 'agent.execute';
@@ -34,6 +35,33 @@ export const SPAN_ATTR = {
   TOOL_SERVER: 'tool.server',
   DURATION_MS: 'duration_ms',
   SUCCESS: 'success',
+  /** The Junction run a span belongs to (set on every span inside a run; see withSpan's `runId`). */
+  RUN_ID: 'run_id',
+} as const;
+
+/**
+ * OpenTelemetry GenAI semantic-convention attributes, set beside the spec's own names so
+ * Jaeger, Tempo, Langfuse and Phoenix show model and tool spans natively.
+ */
+export const GEN_AI_ATTR = {
+  OPERATION_NAME: 'gen_ai.operation.name',
+  PROVIDER_NAME: 'gen_ai.provider.name',
+  /** The older name of the provider attribute; still read by several viewers. */
+  SYSTEM: 'gen_ai.system',
+  REQUEST_MODEL: 'gen_ai.request.model',
+  AGENT_ID: 'gen_ai.agent.id',
+  AGENT_NAME: 'gen_ai.agent.name',
+  INPUT_TOKENS: 'gen_ai.usage.input_tokens',
+  OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
+  TOOL_NAME: 'gen_ai.tool.name',
+  TOOL_TYPE: 'gen_ai.tool.type',
+} as const;
+
+/** `gen_ai.operation.name` values Junction uses. */
+export const GEN_AI_OPERATION = {
+  INVOKE_AGENT: 'invoke_agent',
+  CHAT: 'chat',
+  EXECUTE_TOOL: 'execute_tool',
 } as const;
 
 /** Longest `task` attribute kept; longer tasks are cut, since span attributes travel with every export. */
@@ -41,6 +69,8 @@ export const MAX_TASK_ATTRIBUTE_LENGTH = 2048;
 
 /** Fields of an `agent.execute` span. */
 export interface AgentExecuteAttributesInput {
+  /** The run this span executes (attribute `run_id`). */
+  runId?: number;
   agentId: number | string;
   agentName: string;
   environment?: string;
@@ -79,7 +109,11 @@ export function agentExecuteAttributes(input: AgentExecuteAttributesInput): Attr
   const out: Attributes = {
     [SPAN_ATTR.AGENT_ID]: String(input.agentId),
     [SPAN_ATTR.AGENT_NAME]: input.agentName,
+    [GEN_AI_ATTR.OPERATION_NAME]: GEN_AI_OPERATION.INVOKE_AGENT,
+    [GEN_AI_ATTR.AGENT_ID]: String(input.agentId),
+    [GEN_AI_ATTR.AGENT_NAME]: input.agentName,
   };
+  setInt(out, SPAN_ATTR.RUN_ID, input.runId);
   setString(out, SPAN_ATTR.AGENT_ENVIRONMENT, input.environment);
   if (input.task !== undefined) {
     out[SPAN_ATTR.TASK] =
@@ -88,6 +122,7 @@ export function agentExecuteAttributes(input: AgentExecuteAttributesInput): Attr
         : input.task;
   }
   setString(out, SPAN_ATTR.MODEL, input.model);
+  setString(out, GEN_AI_ATTR.REQUEST_MODEL, input.model);
   setInt(out, SPAN_ATTR.MAX_STEPS, input.maxSteps);
   return out;
 }
@@ -95,10 +130,18 @@ export function agentExecuteAttributes(input: AgentExecuteAttributesInput): Attr
 /** Attributes of an `llm.generate` span, integers rounded, absent fields left out. */
 export function llmGenerateAttributes(input: LlmGenerateAttributesInput): Attributes {
   const out: Attributes = {};
+  if (input.model !== undefined || input.provider !== undefined) {
+    out[GEN_AI_ATTR.OPERATION_NAME] = GEN_AI_OPERATION.CHAT;
+  }
   setString(out, SPAN_ATTR.MODEL, input.model);
+  setString(out, GEN_AI_ATTR.REQUEST_MODEL, input.model);
   setString(out, SPAN_ATTR.PROVIDER, input.provider);
+  setString(out, GEN_AI_ATTR.PROVIDER_NAME, input.provider);
+  setString(out, GEN_AI_ATTR.SYSTEM, input.provider);
   setInt(out, SPAN_ATTR.INPUT_TOKENS, input.inputTokens);
+  setInt(out, GEN_AI_ATTR.INPUT_TOKENS, input.inputTokens);
   setInt(out, SPAN_ATTR.OUTPUT_TOKENS, input.outputTokens);
+  setInt(out, GEN_AI_ATTR.OUTPUT_TOKENS, input.outputTokens);
   setInt(out, SPAN_ATTR.LATENCY_MS, input.latencyMs);
   return out;
 }
@@ -106,6 +149,11 @@ export function llmGenerateAttributes(input: LlmGenerateAttributesInput): Attrib
 /** Attributes of a `tool.call` span, integers rounded, absent fields left out. */
 export function toolCallAttributes(input: ToolCallAttributesInput): Attributes {
   const out: Attributes = {};
+  if (input.toolName !== undefined) {
+    out[GEN_AI_ATTR.OPERATION_NAME] = GEN_AI_OPERATION.EXECUTE_TOOL;
+    out[GEN_AI_ATTR.TOOL_NAME] = input.toolName;
+    out[GEN_AI_ATTR.TOOL_TYPE] = 'function';
+  }
   setString(out, SPAN_ATTR.TOOL_NAME, input.toolName);
   setString(out, SPAN_ATTR.TOOL_SERVER, input.toolServer);
   setInt(out, SPAN_ATTR.DURATION_MS, input.durationMs);
@@ -122,6 +170,19 @@ export interface WithSpanOptions {
    * worker executes it. An invalid one is ignored.
    */
   parent?: string | null;
+  /**
+   * The Junction run the span's work belongs to: set as `run_id` on this span and, through the
+   * context, on every span started inside it (see createTracing's run-id processor).
+   */
+  runId?: number;
+}
+
+const RUN_ID_KEY = createContextKey('junction.run_id');
+
+/** The run id carried by `ctx` (set by withSpan's `runId`), if any. */
+export function runIdOf(ctx: Context): number | undefined {
+  const value = ctx.getValue(RUN_ID_KEY);
+  return typeof value === 'number' ? value : undefined;
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -166,10 +227,12 @@ export async function withSpan<T>(
   fn: (span: Span) => T | Promise<T>,
   options: WithSpanOptions = {},
 ): Promise<T> {
+  let parent = parentContext(options.parent) ?? context.active();
+  if (options.runId !== undefined) parent = parent.setValue(RUN_ID_KEY, options.runId);
   return tracer.startActiveSpan(
     name,
     { attributes, ...(options.kind === undefined ? {} : { kind: options.kind }) },
-    parentContext(options.parent) ?? context.active(),
+    parent,
     async (span): Promise<T> => {
       try {
         return await fn(span);
@@ -198,6 +261,14 @@ export function recordSpanError(span: Span, error: unknown): void {
     span.recordException(message);
     span.setStatus({ code: SpanStatusCode.ERROR, message });
   }
+}
+
+/** The trace and span ids of the active span, for log lines (`trace_id`, `span_id`); undefined outside a span. */
+export function activeSpanIds(): { trace_id: string; span_id: string } | undefined {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  return spanContext !== undefined && isSpanContextValid(spanContext)
+    ? { trace_id: spanContext.traceId, span_id: spanContext.spanId }
+    : undefined;
 }
 
 /** The trace id of the active span, if any (stored on run records to find the run's trace). */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { propagation, trace } from '@opentelemetry/api';
-import type { Attributes, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Tracer } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import type { ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -11,7 +11,12 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type {
+  ReadableSpan,
+  Span,
+  SpanExporter,
+  SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { ensureContextManager } from './context-manager.js';
@@ -19,9 +24,13 @@ import { TelemetryError } from './errors.js';
 import type { Logger } from './logger.js';
 import { redactUrl } from './redact.js';
 import { createSampler } from './samplers.js';
+import { SPAN_ATTR, runIdOf } from './spans.js';
 
-/** Where spans go: an OTLP/HTTP receiver, memory (tests), or nowhere (spans and trace ids still exist). */
-export type TraceExporterKind = 'otlp' | 'memory' | 'none';
+/**
+ * Where spans go: an OTLP/HTTP receiver, memory (tests), a given exporter (`spanExporter`: the
+ * local trace store), or nowhere (spans and trace ids still exist).
+ */
+export type TraceExporterKind = 'otlp' | 'memory' | 'custom' | 'none';
 
 /** The OTLP/HTTP receiver used when `exporter: 'otlp'` is asked for without an endpoint (spec port 4318). */
 export const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318';
@@ -44,8 +53,12 @@ export interface TracingOptions {
   sampler?: string;
   /** `OTEL_TRACES_SAMPLER_ARG`: ratio 0..1 for the traceidratio samplers. */
   samplerArg?: number | string;
-  /** Default `otlp` when `endpoint` is set, else `none`. */
+  /** Default `otlp` when `endpoint` is set, `custom` when `spanExporter` is given, else `none`. */
   exporter?: TraceExporterKind;
+  /** The exporter of `exporter: 'custom'` (batched like OTLP export). */
+  spanExporter?: SpanExporter;
+  /** How `custom` export is described in `/health` and the start-up line (e.g. `local store`). */
+  destination?: string;
   /** Register the provider as the process-global tracer provider and W3C propagator. Default false. */
   register?: boolean;
   /** Batching of OTLP export. */
@@ -66,6 +79,8 @@ export interface Tracing {
   readonly exporter: TraceExporterKind;
   /** The resolved `.../v1/traces` URL when exporting over OTLP. */
   readonly url?: string;
+  /** Where spans go, for people: the OTLP URL (credentials removed), the custom destination, `memory` or `nowhere`. */
+  readonly destination: string;
   /** Finished spans, when `exporter` is `memory`. */
   readonly memoryExporter?: InMemorySpanExporter;
   /** Exports every finished span now. Never rejects: export failures go to `logger` (telemetry must not break the app). */
@@ -146,9 +161,28 @@ class ReportingSpanExporter implements SpanExporter {
   }
 }
 
-/** Creates a tracer provider (not registered globally unless `register`) exporting over OTLP/HTTP in batches, to memory, or nowhere. */
+/** Sets `run_id` on every span started inside a run (withSpan's `runId` puts it in the context). */
+class RunIdSpanProcessor implements SpanProcessor {
+  onStart(span: Span, parentContext: Context): void {
+    const runId = runIdOf(parentContext);
+    if (runId !== undefined && span.attributes[SPAN_ATTR.RUN_ID] === undefined) {
+      span.setAttribute(SPAN_ATTR.RUN_ID, runId);
+    }
+  }
+  onEnd(): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** Creates a tracer provider (not registered globally unless `register`) exporting over OTLP/HTTP in batches, to memory, to a given exporter, or nowhere. */
 export function createTracing(options: TracingOptions = {}): Tracing {
-  const kind: TraceExporterKind = options.exporter ?? (options.endpoint ? 'otlp' : 'none');
+  const kind: TraceExporterKind =
+    options.exporter ??
+    (options.endpoint ? 'otlp' : options.spanExporter !== undefined ? 'custom' : 'none');
   // With nowhere to send spans there is nothing to record: spans are non-recording (their
   // trace ids still exist and nest, so runs and logs keep a trace_id) and cost almost nothing.
   // The configured sampler is still checked, so a bad setting fails the same with or without export.
@@ -164,14 +198,25 @@ export function createTracing(options: TracingOptions = {}): Tracing {
     }),
   );
 
-  const spanProcessors: SpanProcessor[] = [];
+  const spanProcessors: SpanProcessor[] = [new RunIdSpanProcessor()];
   let memoryExporter: InMemorySpanExporter | undefined;
   let url: string | undefined;
-  if (kind === 'memory') {
+  let destination = kind === 'memory' ? 'memory' : 'nowhere';
+  if (kind === 'custom') {
+    if (options.spanExporter === undefined) {
+      throw new TelemetryError(
+        'TELEMETRY_INVALID_EXPORTER',
+        "exporter 'custom' needs a spanExporter; pass one, or choose otlp, memory or none.",
+      );
+    }
+    destination = options.destination ?? 'a custom exporter';
+    spanProcessors.push(new BatchSpanProcessor(options.spanExporter, options.batch));
+  } else if (kind === 'memory') {
     memoryExporter = new InMemorySpanExporter();
     spanProcessors.push(new SimpleSpanProcessor(memoryExporter));
   } else if (kind === 'otlp') {
     url = resolveTracesUrl(options.endpoint ?? DEFAULT_OTLP_ENDPOINT);
+    destination = redactUrl(url);
     const ca =
       options.certificatePath === undefined ? undefined : readCertificate(options.certificatePath);
     let exporter: SpanExporter = new OTLPTraceExporter({
@@ -201,6 +246,7 @@ export function createTracing(options: TracingOptions = {}): Tracing {
     provider,
     tracer,
     exporter: kind,
+    destination,
     ...(url === undefined ? {} : { url }),
     ...(memoryExporter === undefined ? {} : { memoryExporter }),
     forceFlush: async (): Promise<void> => {

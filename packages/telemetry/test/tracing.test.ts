@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import {
   SPAN_AGENT_EXECUTE,
@@ -8,6 +9,7 @@ import {
   TelemetryError,
   activeTraceId,
   agentExecuteAttributes,
+  createLogger,
   createSampler,
   createTracing,
   llmGenerateAttributes,
@@ -115,6 +117,10 @@ describe('withSpan nesting', () => {
       task: 'summarise spend',
       model: 'gpt-4o-mini',
       max_steps: 25,
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.id': '12',
+      'gen_ai.agent.name': 'cost-explorer',
+      'gen_ai.request.model': 'gpt-4o-mini',
     });
     expect(llm[0]?.attributes).toEqual({
       model: 'gpt-4o-mini',
@@ -122,8 +128,17 @@ describe('withSpan nesting', () => {
       input_tokens: 120,
       output_tokens: 33,
       latency_ms: 813,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.system': 'openai',
+      'gen_ai.usage.input_tokens': 120,
+      'gen_ai.usage.output_tokens': 33,
     });
     expect(tools[0]?.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'get_cost',
+      'gen_ai.tool.type': 'function',
       'tool.name': 'get_cost',
       'tool.server': 'aws',
       duration_ms: 14,
@@ -243,11 +258,76 @@ describe('attribute helpers', () => {
       task: 'a'.repeat(5000),
     });
     expect(String(attributes.task)).toHaveLength(2049);
-    expect(Object.keys(attributes)).toEqual(['agent.id', 'agent.name', 'task']);
+    expect(Object.keys(attributes)).toEqual([
+      'agent.id',
+      'agent.name',
+      'gen_ai.operation.name',
+      'gen_ai.agent.id',
+      'gen_ai.agent.name',
+      'task',
+    ]);
     expect(llmGenerateAttributes({})).toEqual({});
     expect(toolCallAttributes({ success: false, durationMs: Number.NaN })).toEqual({
       success: false,
     });
+  });
+});
+
+describe('run ids and log correlation', () => {
+  it('puts run_id on the run span and on every span started inside it, and nothing outside', async () => {
+    const tracing = memoryTracing();
+    await withSpan(tracing.tracer, 'outside', {}, () => undefined);
+    await withSpan(
+      tracing.tracer,
+      SPAN_AGENT_EXECUTE,
+      agentExecuteAttributes({ agentId: 1, agentName: 'a', runId: 41 }),
+      async () => {
+        await sleep(1);
+        await withSpan(tracing.tracer, SPAN_TOOL_CALL, {}, async () => {
+          await withSpan(tracing.tracer, 'db.operation', {}, () => undefined);
+        });
+        // A sub-agent's run inside it carries its own id.
+        await withSpan(tracing.tracer, SPAN_AGENT_EXECUTE, {}, () => undefined, { runId: 42 });
+      },
+      { runId: 41 },
+    );
+    const spans = finished(tracing);
+    const runIdOfSpan = (name: string): unknown[] =>
+      spans.filter((span) => span.name === name).map((span) => span.attributes.run_id);
+    expect(runIdOfSpan('outside')).toEqual([undefined]);
+    expect(runIdOfSpan(SPAN_TOOL_CALL)).toEqual([41]);
+    expect(runIdOfSpan('db.operation')).toEqual([41]);
+    expect(runIdOfSpan(SPAN_AGENT_EXECUTE).sort()).toEqual([41, 42]);
+  });
+
+  it('writes trace_id and span_id on log lines inside a span, and none outside', async () => {
+    const tracing = memoryTracing();
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ stream, env: {} });
+    let ids: { traceId: string; spanId: string } | undefined;
+    logger.info('before');
+    await withSpan(tracing.tracer, SPAN_AGENT_EXECUTE, {}, (span) => {
+      ids = { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId };
+      logger.info('inside', { run_id: 3 });
+      logger.info('inside, no fields');
+    });
+    await logger.close();
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records[0]).not.toHaveProperty('trace_id');
+    expect(records[1]).toMatchObject({ trace_id: ids?.traceId, span_id: ids?.spanId, run_id: 3 });
+    expect(records[2]).toMatchObject({ trace_id: ids?.traceId, span_id: ids?.spanId });
+  });
+
+  it('refuses a custom exporter kind without an exporter, and names where spans go', () => {
+    expect(() => createTracing({ exporter: 'custom' })).toThrow(/needs a spanExporter/);
+    expect(memoryTracing().destination).toBe('memory');
+    expect(memoryTracing({ exporter: 'none' }).destination).toBe('nowhere');
   });
 });
 

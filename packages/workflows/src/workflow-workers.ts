@@ -15,6 +15,16 @@ import {
 import { storedWorkflowOf } from './definition.js';
 import { withSpan, type Logger } from '@junction/telemetry';
 
+/**
+ * The trace every advance of a workflow run nests in: a parent made of the run's start time
+ * and id (unique per run, the same on every worker), so nothing more needs storing. The parent
+ * span itself is never exported; viewers show each advance as a root of the one trace.
+ */
+export function workflowTraceParent(run: Pick<WorkflowRun, 'id' | 'createdAt'>): string {
+  const id = run.id.toString(16).padStart(16, '0');
+  return `00-${run.createdAt.getTime().toString(16).padStart(16, '0')}${id}-${id}-01`;
+}
+
 export interface WorkflowWorkersOptions extends EngineDeps {
   workerId?: string;
   /** Runs advanced at once by this process. Default 4. */
@@ -233,8 +243,15 @@ export class WorkflowWorkers {
           : await withSpan(
               tracer,
               SPAN_WORKFLOW_RUN,
-              { 'workflow.run_id': run.id, 'workflow.id': run.workflowKey },
+              {
+                'workflow.run_id': run.id,
+                'workflow.id': run.workflowKey,
+                'workflow.advance': run.advances,
+              },
               (span) => advance.run(span.isRecording()),
+              // Every advance of one workflow run (before and after an approval, a timer, a
+              // restart) lands in the same trace, whichever worker takes it.
+              { parent: workflowTraceParent(run) },
             );
       // The last step records go with the run's end or release.
       const pending = advance.takePendingNow() ?? (await advance.takePending());

@@ -12,6 +12,7 @@ import {
   llmGenerateAttributes,
   recordSpanError,
   SPAN_LLM_GENERATE,
+  SpanKind,
   withSpan,
 } from '@junction/telemetry';
 
@@ -172,21 +173,31 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate }) =>
-      withSpan(hooks.tracer, SPAN_LLM_GENERATE, attrs(), async (span) => {
-        const started = now();
-        let result: LanguageModelV3GenerateResult;
-        try {
-          result = await doGenerate();
-        } catch (err) {
-          failed(err, started);
-          throw err;
-        }
-        await answered(span, started, summarise(result));
-        return result;
-      }),
+      withSpan(
+        hooks.tracer,
+        SPAN_LLM_GENERATE,
+        attrs(),
+        async (span) => {
+          const started = now();
+          let result: LanguageModelV3GenerateResult;
+          try {
+            result = await doGenerate();
+          } catch (err) {
+            failed(err, started);
+            throw err;
+          }
+          await answered(span, started, summarise(result));
+          return result;
+        },
+        // A call out to the model provider: CLIENT, as the conventions say.
+        { kind: SpanKind.CLIENT },
+      ),
     wrapStream: async ({ doStream }) => {
       // The span lasts as long as the stream, so it is ended by hand, not by withSpan.
-      const span = hooks.tracer.startSpan(SPAN_LLM_GENERATE, { attributes: attrs() });
+      const span = hooks.tracer.startSpan(SPAN_LLM_GENERATE, {
+        attributes: attrs(),
+        kind: SpanKind.CLIENT,
+      });
       const started = now();
       let result: LanguageModelV3StreamResult;
       try {

@@ -24,6 +24,7 @@ import {
   isSecretKey,
   type Redactor,
   SPAN_AGENT_EXECUTE,
+  recordSpanError,
   withSpan,
 } from '@junction/telemetry';
 import { AgentCoreError, isAgentCoreError } from '../errors.js';
@@ -62,6 +63,8 @@ export interface RunToolContext {
   agent: Agent;
   definition: AgentDefinition;
   environment: string;
+  /** The runner's tracer: a tool's own work (a coding task) is a span under its `tool.call`. */
+  tracer: Tracer;
   /**
    * Records an event of this run (secrets redacted) and hands it to whoever watches the run
    * as a `tool_progress` event.
@@ -295,6 +298,7 @@ export class AgentRunner {
     const env = found?.environment;
     const environment = env?.name ?? '';
     const attrs = agentExecuteAttributes({
+      runId: run.id,
       agentId: agent?.id ?? run.agentId ?? 0,
       agentName: run.agentName,
       environment,
@@ -328,8 +332,8 @@ export class AgentRunner {
         tracer,
         SPAN_AGENT_EXECUTE,
         attrs,
-        (span) =>
-          this.#loop(
+        async (span) => {
+          const ended = await this.#loop(
             run,
             agent,
             environment,
@@ -337,9 +341,17 @@ export class AgentRunner {
             { ...options, signal },
             depth,
             span.spanContext().traceId,
-          ),
-        // A run a workflow step started nests under that step, whichever worker executes it.
-        { parent: run.traceParent },
+          );
+          // The loop answers a failure with the run's record, not a throw: the span says so too.
+          span.setAttribute('run.status', ended.status);
+          if (ended.status === 'error' || ended.status === 'timeout') {
+            recordSpanError(span, new Error(ended.error ?? `the run ended ${ended.status}`));
+          }
+          return ended;
+        },
+        // A run a workflow step (or a schedule's fire, a platform request) started nests under
+        // it, whichever worker executes it; every span inside carries this run's id.
+        { parent: run.traceParent, runId: run.id },
       );
       if (halt.signal.reason instanceof LeaseLost && !this.#endedHere.has(finished)) {
         // Whoever took the run over (or recovery, which failed it) reports its end, not us.
@@ -379,6 +391,8 @@ export class AgentRunner {
         status: ok ? 'success' : 'error',
         run_status: finished.status,
         steps_taken: finished.stepsTaken,
+        // Written after the run's span ended: its trace is named here (see the logger).
+        ...(finished.traceId ? { trace_id: finished.traceId } : {}),
       };
       if (ok) logger.info('run completed', fields);
       // Someone asked it to stop (Ctrl-C, a cancel): an outcome, not a failure to look into.
@@ -531,6 +545,7 @@ export class AgentRunner {
             agent,
             definition: def,
             environment,
+            tracer: this.#deps.tracer,
             event: (type, payload) => {
               const clean = redactor.value(payload) as Record<string, unknown>;
               recorder.record([{ type, payload: clean }]);

@@ -1,7 +1,7 @@
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { Agent, McpServer, Run, Store, Tool } from '@junction/store';
 import type { Tracer } from '@junction/telemetry';
-import { SPAN_TOOL_CALL, toolCallAttributes, withSpan } from '@junction/telemetry';
+import { SPAN_TOOL_CALL, SpanKind, toolCallAttributes, withSpan } from '@junction/telemetry';
 import { z } from 'zod';
 import type { McpClientPool, McpServerSpec, ToolCallResult } from '../mcp/mcp-client-pool.js';
 import { serverKey } from '../sync/sync-environment.js';
@@ -191,6 +191,8 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
         if (error !== undefined) throw new Error(error);
         return text;
       },
+      // A call out to a tool server: CLIENT, as the conventions say.
+      { kind: SpanKind.CLIENT },
     );
 
   for (const { tool: t, server } of input.wiring.mcp) {

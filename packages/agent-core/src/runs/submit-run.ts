@@ -2,6 +2,7 @@
 // the coming workflow steps, scheduler and management platform — starts a run here: one
 // request schema, one rule for finding the agent, one model check, one idempotency rule.
 import { isStoreError, type AgentRef, type Run, type Store } from '@junction/store';
+import { activeTraceParent } from '@junction/telemetry';
 import { findAgent } from '../agents/find-agent.js';
 import { AgentCoreError } from '../errors.js';
 import type { ModelCheck } from '../models/model-check.js';
@@ -95,6 +96,7 @@ export async function submitRun(
       ? undefined
       : storedIdempotencyKey(request.source, request.idempotency_key);
   const now = (): Date => (deps.now ?? (() => new Date()))();
+  const traceParent = request.trace_parent ?? activeTraceParent();
   try {
     deps.checkModel(agent);
   } catch (err) {
@@ -116,7 +118,9 @@ export async function submitRun(
         variables: request.variables ?? {},
         source: request.source,
         ...(request.parent_run_id !== undefined ? { parentRunId: request.parent_run_id } : {}),
-        ...(request.trace_parent !== undefined ? { traceParent: request.trace_parent } : {}),
+        // The caller's span (a schedule's fire, a platform request, a parent run) is the run's
+        // parent when the request names none, so the run's trace nests under what started it.
+        ...(traceParent !== undefined ? { traceParent } : {}),
         ...(key !== undefined ? { idempotencyKey: key } : {}),
         ...(request.timeout_seconds !== undefined
           ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
