@@ -54,7 +54,8 @@ link_cli() {
   esac
 }
 
-# Debian packages the tests need (nats-server for the coding bus). Only missing ones are
+# Debian packages the tests need (nats-server for the coding bus, chromium for the dashboard's
+# browser tests, driven by playwright-core: never a downloaded browser). Only missing ones are
 # installed, with apt-get, saying so; one already there is never replaced. Without apt-get or
 # root it says what to install and goes on.
 ensure_debian_packages() {

@@ -5,7 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 ensure_pnpm
-ensure_debian_packages nats-server
+ensure_debian_packages nats-server chromium
 set -e
 install_and_build
 set +e

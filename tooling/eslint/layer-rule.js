@@ -20,6 +20,8 @@ export const PACKAGE_LAYERS = Object.freeze({
   '@junction/mcp-server': 'surface',
   '@junction/rest-api': 'surface',
   '@junction/webhooks': 'surface',
+  '@junction/traces': 'surface',
+  '@junction/web-ui': 'surface',
   '@junction/service-kit': 'kit',
   '@junction/cli': 'app',
   '@junction/api-server': 'app',

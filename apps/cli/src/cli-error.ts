@@ -6,6 +6,7 @@ export const CLI_ERROR_CODES = [
   'MANAGEMENT_NOT_CONFIGURED',
   'MANAGEMENT_KEY_REFUSED',
   'MANAGEMENT_UNREACHABLE',
+  'TRACES_DISABLED',
 ] as const;
 
 export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];

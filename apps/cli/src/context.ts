@@ -2,6 +2,7 @@
 // here lazily so `junction --help` never loads the database driver or the SDKs.
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { Pricing } from '@junction/agent-core/models';
 import type { Config, WorkspacePaths, Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { LogLevel, RootLogger } from '@junction/telemetry';
@@ -16,6 +17,8 @@ export interface CliContext {
   logger(stream?: NodeJS.WritableStream, options?: { level?: LogLevel }): Promise<RootLogger>;
   /** Throws ENVIRONMENT_NOT_FOUND (exit 4) unless the environment's folder exists. */
   requireEnvironment(name: string): Promise<void>;
+  /** What runs cost: config.yaml's `pricing` over the built-in list prices. */
+  pricing(): Promise<Pricing>;
   /** Where the service log is kept (read by `junction logs`). */
   logFile: string;
   close(): Promise<void>;
@@ -59,6 +62,10 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
         });
       }
       return logger;
+    },
+    async pricing(): Promise<Pricing> {
+      const { createPricing } = await import('@junction/agent-core/models');
+      return createPricing(config.pricing);
     },
     async store(): Promise<Store> {
       if (!opened) {

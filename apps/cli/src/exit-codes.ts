@@ -82,6 +82,7 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   SCHEDULER_UNAVAILABLE: 1,
   // the management platform
   MANAGEMENT_NOT_CONFIGURED: 3,
+  TRACES_DISABLED: 3,
   MANAGEMENT_KEY_REFUSED: 2,
   MANAGEMENT_UNREACHABLE: 1,
 };

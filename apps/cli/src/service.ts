@@ -18,6 +18,8 @@ export async function createService(
     executes?: boolean;
     /** This process holds the management channel (serve, stdio). */
     management?: 'serve' | 'stdio';
+    /** This process keeps traces: receiver, viewer, retention (serve, traces). */
+    traces?: boolean;
   },
 ): Promise<Composition> {
   const { composeService } = await import('@junction/service-kit');
@@ -34,5 +36,6 @@ export async function createService(
     executes: options.executes ?? true,
     workspace: ctx.workspace,
     ...(options.management ? { management: options.management } : {}),
+    ...(options.traces ? { traces: true } : {}),
   });
 }

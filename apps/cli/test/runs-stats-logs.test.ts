@@ -305,6 +305,8 @@ describe('junction runs, stats and logs', () => {
         steps_taken: 1,
         input_tokens: 1000,
         output_tokens: 10,
+        // gpt-4o-mini's built-in list price: 1000 × $0.15 + 10 × $0.60 per million.
+        cost_usd: 0.000156,
         duration_ms: 10_000,
         task: 'task of reader',
         final_response: 'ok',
@@ -383,6 +385,8 @@ describe('junction runs, stats and logs', () => {
       expect(out).toMatch(/^ {2}model\s+gpt-4o$/m);
       expect(out).toMatch(/^ {2}steps\s+2$/m);
       expect(out).toMatch(/^ {2}tokens\s+100 in \/ 50 out$/m);
+      // gpt-4o's built-in list price: 100 × $2.50 + 50 × $10 per million, on the line after the tokens.
+      expect(out).toMatch(/^ {2}tokens\s+100 in \/ 50 out\n {2}cost {12}\$0\.000750$/m);
       expect(out).toMatch(/^ {2}duration\s+2\.0s$/m);
       expect(out).toMatch(/^ {2}trace id\s+trace-abc123$/m);
       expect(out).toMatch(/^ {2}final response\s+Sent the summary\.$/m);
@@ -419,7 +423,12 @@ describe('junction runs, stats and logs', () => {
       expect(verbose.stdout).toMatch(/^\s+text: Sent the summary\.$/m);
 
       const p = json<{ run: RunJson; events: Array<Record<string, unknown>> }>(plain);
-      expect(p.run).toMatchObject({ run_id: ids.main, status: 'completed', duration_ms: 2000 });
+      expect(p.run).toMatchObject({
+        run_id: ids.main,
+        status: 'completed',
+        duration_ms: 2000,
+        cost_usd: 0.00075,
+      });
       expect(p.events.map((e) => e.type)).toEqual([
         'model_turn',
         'tool_call',
@@ -443,6 +452,7 @@ describe('junction runs, stats and logs', () => {
       expect(child.stdout).toMatch(new RegExp(`^ {2}parent run\\s+${ids.main}$`, 'm'));
       expect(child.stdout).toContain('No events.');
       expect(failed.stdout).toMatch(/^ {2}error\s+model exploded$/m);
+      expect(failed.stdout).toMatch(/^ {2}cost\s+\$0\.000420$/m);
       expect(failed.stdout).toMatch(/#1\s+run_error\s+-\s+model exploded$/m);
     });
 
@@ -469,20 +479,82 @@ describe('junction runs, stats and logs', () => {
         cli(['stats', 'tokens', '--group-by', 'model', '--period', '7d'], home),
         cli(['stats', 'tokens', '--group-by', 'agent', '--period', '60d', '--json'], home),
       ]);
-      type Rows = { rows: Array<Record<string, unknown>>; group_by: string; period: string };
+      type Rows = {
+        rows: Array<Record<string, unknown>>;
+        group_by: string;
+        period: string;
+        total: Record<string, unknown>;
+        unpriced_models: string[];
+      };
       expect(json<Rows>(byAgent)).toMatchObject({ group_by: 'agent', period: '7d' });
+      // Built-in list prices: gpt-4o $2.50/$10, gpt-4o-mini $0.15/$0.60 per million tokens. The
+      // timeout run recorded tokens but no model: its cost is unknown. Runs without tokens cost 0.
       expect(json<Rows>(byAgent).rows).toEqual([
-        { key: 'writer', runs: 3, input_tokens: 500, output_tokens: 650, total_tokens: 1150 },
-        { key: 'reader', runs: 3, input_tokens: 1005, output_tokens: 15, total_tokens: 1020 },
+        {
+          key: 'writer',
+          runs: 3,
+          input_tokens: 500,
+          output_tokens: 650,
+          total_tokens: 1150,
+          cost_usd: 0.00117,
+          unpriced_runs: 0,
+        },
+        {
+          key: 'reader',
+          runs: 3,
+          input_tokens: 1005,
+          output_tokens: 15,
+          total_tokens: 1020,
+          cost_usd: 0.000156,
+          unpriced_runs: 1,
+        },
       ]);
+      expect(json<Rows>(byAgent).total).toEqual({
+        runs: 6,
+        input_tokens: 1505,
+        output_tokens: 665,
+        total_tokens: 2170,
+        cost_usd: 0.001326,
+        unpriced_runs: 1,
+      });
+      expect(json<Rows>(byAgent).unpriced_models).toEqual(['(unknown)']);
       expect(json<Rows>(byModel).rows).toEqual([
-        { key: 'gpt-4o-mini', runs: 2, input_tokens: 1400, output_tokens: 610, total_tokens: 2010 },
-        { key: 'gpt-4o', runs: 1, input_tokens: 100, output_tokens: 50, total_tokens: 150 },
-        { key: '(unknown)', runs: 3, input_tokens: 5, output_tokens: 5, total_tokens: 10 },
+        {
+          key: 'gpt-4o-mini',
+          runs: 2,
+          input_tokens: 1400,
+          output_tokens: 610,
+          total_tokens: 2010,
+          cost_usd: 0.000576,
+          unpriced_runs: 0,
+        },
+        {
+          key: 'gpt-4o',
+          runs: 1,
+          input_tokens: 100,
+          output_tokens: 50,
+          total_tokens: 150,
+          cost_usd: 0.00075,
+          unpriced_runs: 0,
+        },
+        {
+          key: '(unknown)',
+          runs: 3,
+          input_tokens: 5,
+          output_tokens: 5,
+          total_tokens: 10,
+          cost_usd: null,
+          unpriced_runs: 1,
+        },
       ]);
-      expect(text.stdout).toMatch(/^MODEL\s+RUNS\s+INPUT\s+OUTPUT\s+TOTAL$/m);
-      expect(text.stdout).toMatch(/^gpt-4o-mini\s+2\s+1400\s+610\s+2010$/m);
-      expect(text.stdout).toMatch(/^\(all\)\s+6\s+1505\s+665\s+2170$/m);
+      expect(json<Rows>(byModel).total).toMatchObject({ cost_usd: 0.001326, unpriced_runs: 1 });
+      expect(text.stdout).toMatch(/^MODEL\s+RUNS\s+INPUT\s+OUTPUT\s+TOTAL\s+COST$/m);
+      expect(text.stdout).toMatch(/^gpt-4o-mini\s+2\s+1400\s+610\s+2010\s+\$0\.000576$/m);
+      expect(text.stdout).toMatch(/^\(unknown\)\s+3\s+5\s+5\s+10\s+—$/m);
+      expect(text.stdout).toMatch(/^\(all\)\s+6\s+1505\s+665\s+2170\s+\$0\.001326$/m);
+      expect(text.stdout).toContain(
+        'Cost unknown for 1 run: no price for (unknown). Set one under pricing in config.yaml.',
+      );
       // The 40-day-old run counts only in a long enough period.
       expect(json<Rows>(all).rows[0]).toMatchObject({
         key: 'writer',
@@ -519,6 +591,78 @@ describe('junction runs, stats and logs', () => {
       );
       expect(bad.status).toBe(2);
       expect(bad.stderr).toContain('--period must be a whole number followed by ms, s, m, h or d');
+    });
+  });
+
+  describe('cost with pricing in config.yaml', () => {
+    it('prices runs at the configured price, over the built-in one and for models it lacks', async () => {
+      const priced = tempConfigHome();
+      try {
+        const ws = await openWorkspaceStore(priced);
+        const p: Record<string, number> = {};
+        try {
+          const t = now - 3_600_000;
+          p.dated = await addRun(ws, t, {
+            agent: 'writer',
+            model: 'openai/gpt-4o-2024-11-20',
+            tokens: [100, 50],
+            end: 'completed',
+          });
+          p.local = await addRun(ws, t + 10, {
+            agent: 'writer',
+            model: 'openai-compatible/llama3.1',
+            tokens: [5000, 5000],
+            end: 'completed',
+          });
+          p.unpriced = await addRun(ws, t + 20, {
+            agent: 'reader',
+            model: 'openai-compatible/mystery',
+            tokens: [10, 10],
+            end: 'completed',
+          });
+        } finally {
+          await ws.store.close();
+        }
+        writeFileSync(
+          path.join(priced, 'junction', 'config.yaml'),
+          [
+            'pricing:',
+            '  gpt-4o: { input_per_million: 1, output_per_million: 2 }',
+            '  openai-compatible/llama3.1:',
+            '    input_per_million: 0',
+            '    output_per_million: 0',
+            '',
+          ].join('\n'),
+        );
+        const [dated, local, unpriced, asJson, stats, statsJson] = await Promise.all([
+          cli(['runs', 'inspect', String(p.dated)], priced),
+          cli(['runs', 'inspect', String(p.local)], priced),
+          cli(['runs', 'inspect', String(p.unpriced)], priced),
+          cli(['runs', 'inspect', String(p.unpriced), '--json'], priced),
+          cli(['stats', 'tokens', '--group-by', 'agent'], priced),
+          cli(['stats', 'tokens', '--group-by', 'agent', '--json'], priced),
+        ]);
+        // 100 × $1 + 50 × $2 per million, not gpt-4o's built-in $2.50 / $10.
+        expect(dated.stdout).toMatch(/^ {2}cost {12}\$0\.000200$/m);
+        expect(local.stdout).toMatch(/^ {2}cost {12}\$0\.000000$/m);
+        expect(unpriced.stdout).toMatch(/^ {2}cost {12}—$/m);
+        expect(json<{ run: { cost_usd: unknown } }>(asJson).run.cost_usd).toBeNull();
+        expect(stats.stdout).toMatch(/^writer\s+2\s+5100\s+5050\s+10150\s+\$0\.000200$/m);
+        expect(stats.stdout).toMatch(/^reader\s+1\s+10\s+10\s+20\s+—$/m);
+        expect(stats.stdout).toContain(
+          'Cost unknown for 1 run: no price for openai-compatible/mystery. Set one under pricing in config.yaml.',
+        );
+        expect(json<{ total: unknown }>(statsJson).total).toEqual({
+          runs: 3,
+          input_tokens: 5110,
+          output_tokens: 5060,
+          total_tokens: 10170,
+          cost_usd: 0.0002,
+          unpriced_runs: 1,
+        });
+      } finally {
+        rmSync(priced, { recursive: true, force: true });
+      }
     });
   });
 

@@ -17,7 +17,7 @@ export async function freePort(): Promise<number> {
 
 export interface ServeProcess {
   child: ChildProcess;
-  ports: { api: number; mcp: number; webhook: number };
+  ports: { api: number; mcp: number; webhook: number; receiver: number; viewer: number };
   /** Resolves with stdout once the service says it is serving. */
   ready: Promise<string>;
   exit: Promise<number | null>;
@@ -35,6 +35,9 @@ export async function startServe(
     api: given.api ?? (await freePort()),
     mcp: given.mcp ?? (await freePort()),
     webhook: given.webhook ?? (await freePort()),
+    // The trace receiver and viewer on free ports too, so tests never meet on 4318 / 16686.
+    receiver: given.receiver ?? (await freePort()),
+    viewer: given.viewer ?? (await freePort()),
   };
   const child = spawn(
     process.execPath,
@@ -47,6 +50,10 @@ export async function startServe(
       String(ports.mcp),
       '--webhook-port',
       String(ports.webhook),
+      '--receiver-port',
+      String(ports.receiver),
+      '--viewer-port',
+      String(ports.viewer),
       ...extraArgs,
     ],
     { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },

@@ -55,6 +55,25 @@ function section<T extends z.core.$ZodLooseShape>(shape: T): z.ZodObject<T, z.co
   return z.strictObject(shape, { error: expecting('a map of keys') });
 }
 
+function usdPerMillion(): z.ZodNumber {
+  const error = expecting('a price in USD per million tokens, 0 or more');
+  return z.number({ error }).min(0, { error });
+}
+
+/** config.yaml's `pricing`: model id → USD per million input and output tokens. */
+function priceMap(): z.ZodRecord<
+  z.ZodString,
+  z.ZodObject<{ input_per_million: z.ZodNumber; output_per_million: z.ZodNumber }, z.core.$strict>
+> {
+  const map = expecting('a map of model ids to prices');
+  const key = expecting('a model id (not empty)');
+  return z.record(
+    z.string().min(1),
+    section({ input_per_million: usdPerMillion(), output_per_million: usdPerMillion() }),
+    { error: (issue) => (issue.code === 'invalid_key' ? key(issue) : map(issue)) },
+  );
+}
+
 /** Log levels, most to least severe. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 /** Log output formats. */
@@ -422,6 +441,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
         description: 'Port of MCP over HTTP (/mcp); `junction serve --mcp-port` overrides it.',
       }),
     }).prefault({}),
+    pricing: priceMap().default({}).meta({
+      description:
+        'Prices of models in USD per million tokens, by model id ({input_per_million, output_per_million}); they win over the built-in list prices and add models, for the cost of runs.',
+    }),
   }).transform((config) => ({
     ...config,
     webhook: {

@@ -74,6 +74,7 @@ describe('loadConfig defaults', () => {
     expect(config.runs).toEqual({ timeout_seconds: 600 });
     expect(config.api).toEqual({ host: '127.0.0.1', port: 8585, keys: [] });
     expect(config.mcp).toEqual({ port: 8586 });
+    expect(config.pricing).toEqual({});
   });
 
   it('treats an empty file, a comment-only file and `key:` with no value as "not set"', async () => {
@@ -237,6 +238,55 @@ mcp: { port: 9586 }
     expect(
       loadConfig({ paths: await withFile('api:\n  host: "::1"\n'), env: {} }).webhook.public_url,
     ).toBe('http://[::1]:8587');
+  });
+});
+
+describe('loadConfig pricing', () => {
+  it('reads prices by model id, dotted and provider-prefixed ids included', async () => {
+    const paths = await withFile(
+      [
+        'pricing:',
+        '  gpt-4.1:',
+        '    input_per_million: 1.5',
+        '    output_per_million: 6',
+        '  openai-compatible/mock: { input_per_million: 0, output_per_million: 0 }',
+        '',
+      ].join('\n'),
+    );
+    expect(loadConfig({ paths, env: {} }).pricing).toEqual({
+      'gpt-4.1': { input_per_million: 1.5, output_per_million: 6 },
+      'openai-compatible/mock': { input_per_million: 0, output_per_million: 0 },
+    });
+  });
+
+  it.each([
+    [
+      'pricing:\n  gpt-4o: { input_per_million: -1, output_per_million: 1 }\n',
+      'pricing.gpt-4o.input_per_million: expected a price in USD per million tokens, 0 or more, got -1',
+    ],
+    [
+      'pricing:\n  gpt-4o: { input_per_million: 1 }\n',
+      'pricing.gpt-4o.output_per_million: expected a price in USD per million tokens, 0 or more, got nothing',
+    ],
+    [
+      'pricing:\n  gpt-4o: { input_per_million: 1, output_per_million: "2" }\n',
+      'pricing.gpt-4o.output_per_million: expected a price in USD per million tokens, 0 or more, got "2"',
+    ],
+    [
+      'pricing:\n  gpt-4o: { input_per_million: 1, output_per_million: 2, cached: 1 }\n',
+      'pricing.gpt-4o.cached: unknown key',
+    ],
+    [
+      'pricing:\n  "": { input_per_million: 1, output_per_million: 2 }\n',
+      'pricing.: expected a model id (not empty), got ""',
+    ],
+    ['pricing:\n  gpt-4o: 3\n', 'pricing.gpt-4o: expected a map of keys, got 3'],
+    ['pricing: [gpt-4o]\n', 'pricing: expected a map of model ids to prices, got a list'],
+  ])('rejects %j', async (yaml, expected) => {
+    const paths = await withFile(yaml);
+    const error = await caught(() => loadConfig({ paths, env: {} }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(`${paths.configFile}: ${expected}`);
   });
 });
 

@@ -1,7 +1,7 @@
 // Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
 import type { Run, RunEvent } from '@junction/store';
 import { runDurationMs } from '@junction/store';
-import { runView } from '@junction/agent-core/runs';
+import { runView, type RunView } from '@junction/agent-core/runs';
 import { iso } from './tool-kit.js';
 
 /** Tasks longer than this are cut in run lists. */
@@ -23,7 +23,16 @@ export function runOutcome(run: Run): Record<string, unknown> {
   };
 }
 
-/** One line of list_runs: agent-core's runView without the long or rarely listed fields, the task cut. */
+/**
+ * agent-core's runView as MCP answers it: without `cost_usd`, which the MCP tools do not
+ * document (docs/mcp.md); the CLI, REST and the dashboard show the cost.
+ */
+export function mcpRunView(run: Run): Omit<RunView, 'cost_usd'> {
+  const { cost_usd: _cost, ...view } = runView(run);
+  return view;
+}
+
+/** One line of list_runs: the run's view without the long or rarely listed fields, the task cut. */
 export function runSummary(run: Run): Record<string, unknown> {
   const {
     parent_run_id: _parent,
@@ -32,7 +41,7 @@ export function runSummary(run: Run): Record<string, unknown> {
     trace_id: _trace,
     cancel_requested_at: _cancel,
     ...line
-  } = runView(run);
+  } = mcpRunView(run);
   const { task } = line;
   return {
     ...line,
@@ -40,7 +49,7 @@ export function runSummary(run: Run): Record<string, unknown> {
   };
 }
 
-/** Everything about one run (inspect_run): agent-core's runView, plus variables and events. */
+/** Everything about one run (inspect_run): the run's view, plus variables and events. */
 export function runDetail(
   run: Run,
   variables: unknown,
@@ -48,7 +57,7 @@ export function runDetail(
   verbose: boolean,
 ): Record<string, unknown> {
   return {
-    ...runView(run),
+    ...mcpRunView(run),
     variables,
     event_count: events.length,
     events: events.map((e) => ({

@@ -346,6 +346,8 @@ describe('list_runs and inspect_run', () => {
     const plain = await call(client, 'inspect_run', { run_id: String(run?.id) });
     const detail = plain.structuredContent as Record<string, unknown>;
     expect(detail).toMatchObject({ run_id: run?.id, status: 'completed', event_count: 1 });
+    // The fields docs/mcp.md lists: the cost is the CLI's, REST's and the dashboard's.
+    expect(detail).not.toHaveProperty('cost_usd');
     const events = detail.events as Array<Record<string, unknown>>;
     expect(events[0]).toMatchObject({ seq: 1, type: 'model_turn' });
     expect(events[0]).not.toHaveProperty('payload');

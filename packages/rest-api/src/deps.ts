@@ -1,11 +1,11 @@
 // What the REST router is built from. Everything comes in here; nothing is a module singleton.
-import type { RunDoor } from '@junction/agent-core/runs';
+import { createPricing, type Pricing, type RunDoor } from '@junction/agent-core/runs';
 import type { Store } from '@junction/store';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
 import type { Scheduler } from '@junction/scheduler';
-import type { ManagementState } from './schemas.js';
+import type { ManagementState, TracesHealthBody } from './schemas.js';
 
 /** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
 export interface ApiKeyRing {
@@ -54,6 +54,8 @@ export interface RestDeps {
   scheduler?: Pick<Scheduler, 'status' | 'fire' | 'changed'>;
   /** The management channel's state for /health; without it `disabled`. */
   management?: () => ManagementState;
+  /** Where traces go, for /health; without it `nowhere`. */
+  traces?: () => TracesHealthBody;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */
   mcpServersActive?: () => number;
   /** Largest accepted request body in bytes. Default 1 MiB. */
@@ -62,6 +64,8 @@ export interface RestDeps {
   healthTimeoutMs?: number;
   /** Clock. Default `() => new Date()`. */
   now?: () => Date;
+  /** Prices of the runs' `cost_usd` (createPricing of config.yaml's `pricing`). Default: the built-in list prices. */
+  pricing?: Pricing;
 }
 
 /** Deps with their defaults filled in. */
@@ -69,6 +73,7 @@ export interface ResolvedDeps extends RestDeps {
   maxBodyBytes: number;
   healthTimeoutMs: number;
   now: () => Date;
+  pricing: Pricing;
 }
 
 /** Fills in the defaults. */
@@ -78,5 +83,6 @@ export function resolveDeps(deps: RestDeps): ResolvedDeps {
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     healthTimeoutMs: deps.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS,
     now: deps.now ?? ((): Date => new Date()),
+    pricing: deps.pricing ?? createPricing(),
   };
 }

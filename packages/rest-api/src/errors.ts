@@ -20,6 +20,8 @@ export const REST_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'DATABASE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'TRACE_NOT_FOUND',
+  'TOO_MANY_STREAMS',
 ] as const;
 
 export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
@@ -97,6 +99,8 @@ export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   DATABASE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  TRACE_NOT_FOUND: 404,
+  TOO_MANY_STREAMS: 503,
   // @junction/agent-core: the run request itself
   RUN_REQUEST_INVALID: 400,
   AGENT_AMBIGUOUS: 400,

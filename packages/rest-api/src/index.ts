@@ -10,6 +10,16 @@ export { ERROR_STATUS, REST_ERROR_CODES, RestApiError } from './errors.js';
 export type { ErrorBody, RestErrorCode } from './errors.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './query-params.js';
 export { SCHEDULER_STATES } from './schemas.js';
+export { TRACE_OPERATIONS } from './route-table.js';
+export type { OperationId } from './route-table.js';
+export type {
+  McpServerListBody,
+  SpanBody,
+  TraceBody,
+  TraceListBody,
+  TraceServicesBody,
+} from './trace-schemas.js';
+
 export type {
   AgentBody,
   AgentListBody,
@@ -27,6 +37,7 @@ export type {
   SchedulerState,
   ScheduleRunAnswerBody,
   SetScheduleRequest,
+  TracesHealthBody,
   UnhealthyBody,
   ApprovalAnswerBody,
   ApprovalBody,

@@ -330,3 +330,41 @@ export function parsePathKey(param: unknown, field: string): string {
   }
   return raw;
 }
+
+const TRACE_STATUSES = ['error', 'ok'] as const;
+
+/** GET /api/v1/traces: the trace viewer's search. */
+export const TRACE_LIST_PARAMS = {
+  service: { description: 'Only traces with a span of this service', schema: name('a service') },
+  operation: {
+    description: 'Only traces with a span of this name (e.g. agent.execute)',
+    schema: name('an operation'),
+  },
+  run_id: integer('Only traces with a span of this Junction run (attribute run_id)', 1),
+  status: {
+    description: 'error: traces with a span in error; ok: traces without one',
+    schema: z
+      .enum(TRACE_STATUSES, { error: `must be one of ${TRACE_STATUSES.join(', ')}` })
+      .optional(),
+  },
+  since: time('Traces that started at or after this time'),
+  until: time('Traces that started before this time'),
+  limit: {
+    description: 'Most traces answered, 1 to 200',
+    schema: z
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be at least 1' })
+      .max(200, { error: 'must be at most 200' })
+      .default(20),
+    integer: true,
+  },
+} satisfies QueryParams;
+
+/** The path parameter of GET /api/v1/traces/:trace_id (as published; the route checks it). */
+export const TRACE_ID_SCHEMA = z.string().regex(/^[0-9a-fA-F]{32}$/);
+
+/** GET /api/v1/mcp-servers. */
+export const MCP_SERVER_LIST_PARAMS = { ...ENVIRONMENT_PARAMS } satisfies QueryParams;
+
+/** GET /api/v1/runs/stream: the filters of the run list (its first page is what is streamed). */
+export const RUN_STREAM_PARAMS = RUN_LIST_PARAMS;

@@ -18,7 +18,10 @@ import { getAgent, listAgents, queueRun, submitRun } from './routes/agents.js';
 import { listEnvironments } from './routes/environments.js';
 import { getHealth } from './routes/health.js';
 import { getMetrics, wireGauges } from './routes/metrics.js';
+import { listMcpServers } from './routes/mcp-servers.js';
 import { getOpenApiDocument } from './routes/openapi.js';
+import { streamRuns } from './routes/run-stream.js';
+import { getTrace, listTraceServices, listTraces } from './routes/traces.js';
 import { cancelRun, getRun, listRuns } from './routes/runs.js';
 import {
   getSchedule,
@@ -73,6 +76,11 @@ const HANDLERS: Record<OperationId, HandlerFactory> = {
   getSchedule: (ctx) => [getSchedule(ctx)],
   removeSchedule: (ctx) => [removeSchedule(ctx)],
   runSchedule: (ctx) => [runSchedule(ctx)],
+  streamRuns: (ctx) => [streamRuns(ctx)],
+  listMcpServers: (ctx) => [listMcpServers(ctx)],
+  listTraces: (ctx) => [listTraces(ctx)],
+  getTrace: (ctx) => [getTrace(ctx)],
+  listTraceServices: (ctx) => [listTraceServices(ctx)],
 };
 
 /** Answers methods a path does not have: 405 with Allow; OPTIONS gets 204 with Allow. */
@@ -106,10 +114,14 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
  * It ends with a JSON 404 and a JSON error handler, so mount it last (or alone) on its
  * server. It sets the store-backed gauge sources of `deps.metrics`. It never listens.
  */
-export function createRestRouter(input: RestDeps): Router {
+export function createRestRouter(
+  input: RestDeps,
+  options: { operations?: ReadonlySet<OperationId> } = {},
+): Router {
   const ctx = createRouteContext(input);
   const { logger, keys } = ctx.deps;
-  wireGauges(ctx);
+  // A router serving some operations only (the trace viewer's) leaves the gauges to the full one.
+  if (options.operations === undefined) wireGauges(ctx);
   const router = express.Router({ caseSensitive: true, strict: false });
 
   router.use((req: Request, res: Response, next: NextFunction) => {
@@ -135,7 +147,9 @@ export function createRestRouter(input: RestDeps): Router {
     });
   }
 
-  const routes = servedRoutes({ workflows: ctx.deps.workflows !== undefined });
+  const routes = servedRoutes({ workflows: ctx.deps.workflows !== undefined }).filter(
+    (route) => options.operations === undefined || options.operations.has(route.operationId),
+  );
   const methodsByPath = new Map<string, string[]>();
   for (const route of routes) {
     methodsByPath.set(route.path, [

@@ -8,8 +8,12 @@ import {
   PAGE_PARAMS,
   pathKeySchema,
   RUN_DETAIL_PARAMS,
+  MCP_SERVER_LIST_PARAMS,
   RUN_LIST_PARAMS,
+  RUN_STREAM_PARAMS,
   SCHEDULE_LIST_PARAMS,
+  TRACE_ID_SCHEMA,
+  TRACE_LIST_PARAMS,
   WORKFLOW_DETAIL_PARAMS,
   WORKFLOW_LIST_PARAMS,
   WORKFLOW_RUN_LIST_PARAMS,
@@ -52,7 +56,15 @@ export interface RouteSpec {
   path: string;
   summary: string;
   description: string;
-  tag: 'agents' | 'runs' | 'environments' | 'workflows' | 'approvals' | 'schedules' | 'service';
+  tag:
+    | 'agents'
+    | 'runs'
+    | 'environments'
+    | 'workflows'
+    | 'approvals'
+    | 'schedules'
+    | 'traces'
+    | 'service';
   /** False only for /health: answered without an API key. */
   auth: boolean;
   query: QueryParams;
@@ -93,7 +105,12 @@ export type OperationId =
   | 'setSchedule'
   | 'getSchedule'
   | 'removeSchedule'
-  | 'runSchedule';
+  | 'runSchedule'
+  | 'streamRuns'
+  | 'listMcpServers'
+  | 'listTraces'
+  | 'getTrace'
+  | 'listTraceServices';
 
 const badParams = (what: string): ResponseSpec => ({
   description: `INVALID_PARAMETER: ${what}; details.field names the parameter`,
@@ -334,6 +351,27 @@ export const ROUTES: readonly RouteSpec[] = [
     },
   },
   {
+    operationId: 'streamRuns',
+    method: 'get',
+    path: '/api/v1/runs/stream',
+    summary: 'Follow the run list live (Server-Sent Events)',
+    description:
+      'The page of runs GET /api/v1/runs answers for the same filters, as Server-Sent Events: `event: runs` with `data: {"runs": [...], "total": n}` at once and whenever that page changes (the store is read twice a second, so runs of every process sharing it appear), `: keep-alive` comments every 15 s, `event: error` while the store cannot be read. The stream ends when the client disconnects. Send the API key in the Authorization header (read the stream with fetch; EventSource cannot send headers).',
+    tag: 'runs',
+    auth: true,
+    query: RUN_STREAM_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'The stream of run pages', body: { mediaType: 'text/event-stream' } },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+      404: envNotFound,
+      503: {
+        description: 'TOO_MANY_STREAMS: this process already serves 64 streams',
+        body: 'Error',
+      },
+    },
+  },
+  {
     operationId: 'getRun',
     method: 'get',
     path: '/api/v1/runs/:run_id',
@@ -391,6 +429,80 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: {
       200: { description: 'A page of environments', body: 'EnvironmentList' },
       400: badParams('an unknown, repeated or malformed query parameter'),
+    },
+  },
+  {
+    operationId: 'listMcpServers',
+    method: 'get',
+    path: '/api/v1/mcp-servers',
+    summary: 'List MCP servers with their tools',
+    description:
+      'The MCP servers of every environment (or one), with their transport, the status the last sync found (connected, error, never synced), its error, and the tools it listed.',
+    tag: 'environments',
+    auth: true,
+    query: MCP_SERVER_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'The servers', body: 'McpServerList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+      404: envNotFound,
+    },
+  },
+  {
+    operationId: 'listTraces',
+    method: 'get',
+    path: '/api/v1/traces',
+    summary: 'Search stored traces',
+    description:
+      "Traces kept in the store (Junction's own spans and those sent to its OTLP receiver), newest first: a trace matches when one of its spans has the service, the span name (operation) or the run id; status error keeps traces with a span in error, ok those without.",
+    tag: 'traces',
+    auth: true,
+    query: TRACE_LIST_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'The traces found', body: 'TraceList' },
+      400: badParams('an unknown, repeated or malformed query parameter'),
+    },
+  },
+  {
+    operationId: 'getTrace',
+    method: 'get',
+    path: '/api/v1/traces/:trace_id',
+    summary: 'Get a trace',
+    description:
+      'Every stored span of the trace by start time, with attributes, events (exceptions among them), status and the run each belongs to.',
+    tag: 'traces',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [
+      {
+        name: 'trace_id',
+        description: 'The trace id: 32 hexadecimal digits',
+        schema: TRACE_ID_SCHEMA,
+      },
+    ],
+    responses: {
+      200: { description: 'The trace', body: 'Trace' },
+      400: badParams('trace_id is not 32 hexadecimal digits, or a query parameter was given'),
+      404: {
+        description: 'TRACE_NOT_FOUND: no span of this trace is stored',
+        body: 'Error',
+      },
+    },
+  },
+  {
+    operationId: 'listTraceServices',
+    method: 'get',
+    path: '/api/v1/trace-services',
+    summary: 'List traced services and operations',
+    description: 'Services with stored spans and the span names of each, for a search form.',
+    tag: 'traces',
+    auth: true,
+    query: NO_PARAMS,
+    pathParams: [],
+    responses: {
+      200: { description: 'The services', body: 'TraceServices' },
+      400: badParams('a query parameter was given'),
     },
   },
   {
@@ -763,6 +875,13 @@ export const ROUTES: readonly RouteSpec[] = [
 export function servedRoutes(served: { workflows: boolean }): RouteSpec[] {
   return ROUTES.filter((route) => route.needs === undefined || served[route.needs]);
 }
+
+/** The operations the trace viewer (port 16686) serves beside its page. */
+export const TRACE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'listTraces',
+  'getTrace',
+  'listTraceServices',
+]);
 
 /** Routes whose query is not checked (probes and scrapers may add cache-busting parameters). */
 export const LENIENT_QUERY: ReadonlySet<OperationId> = new Set([

@@ -17,6 +17,12 @@ import {
 import { z } from 'zod';
 import { refusingReservedKeys, runRequestFields } from '@junction/agent-core/runs';
 import { MAX_INPUT_DEPTH } from '@junction/workflows';
+import {
+  mcpServerListSchema,
+  traceListSchema,
+  traceSchema,
+  traceServicesSchema,
+} from './trace-schemas.js';
 
 const id = z.int().min(1);
 const count = z.int().min(0);
@@ -83,6 +89,13 @@ export const runSchema = z
     steps_taken: count,
     input_tokens: count,
     output_tokens: count,
+    cost_usd: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe(
+        "USD of the run's tokens at its model's price (config.yaml pricing, else the built-in list prices), rounded to 6 decimals; null when the model has no known price",
+      ),
     duration_ms: z.int().nullable().describe('completed_at - started_at; null until finished'),
     task: z.string(),
     final_response: z.string().nullable(),
@@ -169,11 +182,27 @@ const management = z
     'The management platform channel of this process: connected (registered), connecting (registering, or reconnecting after a loss), disabled (management.enabled is false, or this process holds no channel), error (the platform refused the key or disconnected this station for good, or the settings are unusable; see the log line "failed to connect to …")',
   );
 
+const traces = z
+  .object({
+    export: z
+      .string()
+      .describe(
+        "Where this process's spans go: `local store` (kept by Junction, see the viewer), the OTLP URL of otel_endpoint, or `nowhere`",
+      ),
+    receiver: z
+      .string()
+      .nullable()
+      .describe('The OTLP/HTTP receiver this process serves (…/v1/traces), or null'),
+    viewer: z.string().nullable().describe('The trace viewer this process serves, or null'),
+  })
+  .describe('Where traces go and where to look at them');
+
 const healthCommon = {
   version: z.string(),
   uptime: z.string().describe('Human-readable time since start, e.g. "2h 3m 4s"'),
   scheduler,
   management,
+  traces,
 };
 
 export const healthSchema = z
@@ -585,6 +614,7 @@ export type HealthBody = z.infer<typeof healthSchema>;
 export type UnhealthyBody = z.infer<typeof unhealthySchema>;
 export type SchedulerState = (typeof SCHEDULER_STATES)[number];
 export type ManagementState = (typeof MANAGEMENT_STATES)[number];
+export type TracesHealthBody = z.infer<typeof traces>;
 export type QueueRequest = z.infer<typeof queueRequestSchema>;
 export type SubmitRunRequest = z.infer<typeof submitRunRequestSchema>;
 export type WorkflowBody = z.infer<typeof workflowSchema>;
@@ -642,6 +672,10 @@ export const COMPONENT_SCHEMAS = {
   Schedule: scheduleSchema,
   ScheduleList: scheduleListSchema,
   ScheduleRunAnswer: scheduleRunAnswerSchema,
+  McpServerList: mcpServerListSchema,
+  TraceList: traceListSchema,
+  Trace: traceSchema,
+  TraceServices: traceServicesSchema,
 } as const;
 
 /** Components only the workflow routes use: published when the router serves them. */

@@ -1,7 +1,7 @@
 // Store rows shaped as the REST API answers them: snake_case keys, ISO dates, ids as numbers.
 // Each function's return type is inferred from the zod schema the OpenAPI document publishes.
 import { agentView } from '@junction/agent-core/agents';
-import { isoOrNull as iso, runView } from '@junction/agent-core/runs';
+import { isoOrNull as iso, runView, type Pricing } from '@junction/agent-core/runs';
 import type {
   Agent,
   Approval,
@@ -36,9 +36,9 @@ export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> 
   return agentView(store, agent);
 }
 
-/** A run, with the same fields as `junction runs list --json` (agent-core's runView). */
-export function runBody(run: Run): RunBody {
-  return runView(run);
+/** A run, with the same fields as `junction runs list --json` (agent-core's runView), priced by `pricing`. */
+export function runBody(run: Run, pricing: Pricing): RunBody {
+  return runView(run, pricing);
 }
 
 /** One run event; `redact` removes secret-looking keys from the payload. */

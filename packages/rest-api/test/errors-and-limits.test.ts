@@ -226,6 +226,7 @@ describe('database down', () => {
       database: 'Cannot ping the database: this store was closed. Open it again with openStore().',
       scheduler: 'stopped',
       management: 'disabled',
+      traces: { export: 'nowhere', receiver: null, viewer: null },
     });
   });
 

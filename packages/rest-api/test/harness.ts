@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from '@jest/globals';
 import { AgentCoreError } from '@junction/agent-core';
 import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
-import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
+import { createRunDoor, RunWorkers, type Pricing } from '@junction/agent-core/runs';
 import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { createMetrics, createNoopLogger, type Logger, type Metrics } from '@junction/telemetry';
@@ -217,6 +217,8 @@ export interface ServerOptions {
   routerStore?: (store: Store) => Store;
   /** Give the router a real workflow door (approval links on http://127.0.0.1:8587). */
   workflows?: boolean;
+  /** The prices of `cost_usd` (config.yaml's `pricing`); default the router's, the built-in ones. */
+  pricing?: Pricing;
 }
 
 /** A real server on 127.0.0.1:0 over a freshly seeded temp-file store. */
@@ -273,6 +275,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       keys: keyRing(options.apiKeys ?? []),
       secrets: options.apiKeys ?? [],
       ...(scheduler ? { scheduler } : {}),
+      ...(options.pricing ? { pricing: options.pricing } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.healthTimeoutMs !== undefined
         ? { healthTimeoutMs: options.healthTimeoutMs }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createPricing } from '@junction/agent-core/models';
 import {
   call,
   expectError,
@@ -57,6 +58,8 @@ describe('GET /api/v1/runs', () => {
       steps_taken: 2,
       input_tokens: 120,
       output_tokens: 40,
+      // ollama/llama3.2 has no built-in price.
+      cost_usd: null,
       duration_ms: 5000,
       task: 'Sort issue #1',
       final_response: 'Labelled as bug',
@@ -182,6 +185,35 @@ describe('GET /api/v1/runs/:run_id', () => {
     });
     expect(answer.body).not.toHaveProperty('events');
     expect(answer.text).not.toContain(SECRET_VARIABLE);
+  });
+
+  it('gives cost_usd at the price config.yaml sets, documented; null for a model without one', async () => {
+    // config.yaml: pricing: {llama3.2: {input_per_million: 2, output_per_million: 8}}
+    const priced = await startServer({
+      pricing: createPricing({ 'llama3.2': { input_per_million: 2, output_per_million: 8 } }),
+    });
+    try {
+      const { completed, cli } = priced.seed.runs;
+      const answer = await call(`${priced.url}${RUNS}/${completed.id}`);
+      expect(answer.status).toBe(200);
+      doc.expectDocumented('get', RUN, answer);
+      // 120 input tokens × $2 + 40 output tokens × $8 per million.
+      expect(answer.body).toMatchObject({
+        run_id: completed.id,
+        model: 'ollama/llama3.2',
+        input_tokens: 120,
+        output_tokens: 40,
+        cost_usd: 0.00056,
+      });
+      // The same price in the list; a run that never recorded a model has no cost.
+      const list = await call(`${priced.url}${RUNS}`);
+      doc.expectDocumented('get', RUNS, list);
+      const items = (list.body as { items: Array<Record<string, unknown>> }).items;
+      expect(items.find((r) => r.run_id === completed.id)?.cost_usd).toBe(0.00056);
+      expect(items.find((r) => r.run_id === cli.id)).toMatchObject({ model: null, cost_usd: null });
+    } finally {
+      await priced.close();
+    }
   });
 
   it.each(['true', '1'])(

@@ -95,13 +95,18 @@ describe('GET /api/v1/openapi.json', () => {
       '/api/v1/agents/{agent_id}',
       '/api/v1/agents/{agent_id}/queue',
       '/api/v1/environments',
+      '/api/v1/mcp-servers',
       '/api/v1/openapi.json',
       '/api/v1/runs',
+      '/api/v1/runs/stream',
       '/api/v1/runs/{run_id}',
       '/api/v1/runs/{run_id}/cancel',
       '/api/v1/schedules',
       '/api/v1/schedules/{schedule_id}',
       '/api/v1/schedules/{schedule_id}/run',
+      '/api/v1/trace-services',
+      '/api/v1/traces',
+      '/api/v1/traces/{trace_id}',
       '/health',
       '/metrics',
     ]);
@@ -154,6 +159,7 @@ describe('GET /health', () => {
       database: 'ok',
       scheduler: 'running',
       management: 'disabled',
+      traces: { export: 'nowhere', receiver: null, viewer: null },
     });
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });

@@ -4,9 +4,14 @@
 import type { Config, Workspace } from '@junction/config-templates';
 import { AgentRunner, createRunDoor, RunWorkers, type RunDoor } from '@junction/agent-core/runs';
 import { McpClientPool } from '@junction/agent-core/mcp';
-import { createModelCheck, type ModelCheck, type ModelSettings } from '@junction/agent-core/models';
+import {
+  createModelCheck,
+  createPricing,
+  type ModelCheck,
+  type ModelSettings,
+} from '@junction/agent-core/models';
 import { createMcpHttpHandler, createMcpServer, type McpHttpHandler } from '@junction/mcp-server';
-import { createRestApp } from '@junction/rest-api';
+import { createRestApp, TRACE_OPERATIONS, type RestDeps } from '@junction/rest-api';
 import type { Run, Store } from '@junction/store';
 import {
   MIN_SECRET_LENGTH,
@@ -28,6 +33,13 @@ import type express from 'express';
 import { keyRing } from './api-keys.js';
 import { codingPart, type CodingPart } from './coding.js';
 import { managementPart, type ManagementHealth } from './management.js';
+import {
+  traceExportOf,
+  tracesPart,
+  uiHandler,
+  type TracesHealth,
+  type TracesPart,
+} from './traces.js';
 import { hostGuard, isLoopback } from './host-guard.js';
 import {
   apiKeysOf,
@@ -60,6 +72,12 @@ export interface ComposeOptions {
    * api-server; a one-off `agent run` does not): `serve` or `stdio`, as reported to the platform.
    */
   management?: 'serve' | 'stdio';
+  /**
+   * This process keeps traces (`serve`, `junction traces`) when `traces.enabled`: its receiver
+   * and viewer apps exist, retention runs, and its own spans go to the store unless
+   * `otel_endpoint` sends them elsewhere. Another process exports to a running receiver it finds.
+   */
+  traces?: boolean;
 }
 
 /** What executes runs in a process. */
@@ -98,8 +116,12 @@ export interface Composition {
   executor: Executor | undefined;
   /** The management channel's state, as /health reports it. */
   managementHealth(): ManagementHealth;
-  /** The REST API with /health and /metrics. */
+  /** The REST API with /health and /metrics, and the dashboard at /ui. */
   restApp(): express.Express;
+  /** The receiver and viewer of a process that keeps traces (ComposeOptions.traces). */
+  traces: TracesPart | undefined;
+  /** Where traces go and where to look at them, as /health and the start-up line say. */
+  tracesHealth(): TracesHealth;
   /** MCP over HTTP on `port` (Host and Origin checks for the bound address and JUNCTION_MCP_ALLOWED_*). */
   mcpHttp(port: number): McpHttpHandler;
   /** One MCP server for stdio. */
@@ -134,9 +156,13 @@ function buildExecutor(
   const tracing = createTracing({
     serviceName,
     serviceVersion: options.version,
-    ...(config.otel_endpoint
-      ? { endpoint: config.otel_endpoint, exporter: 'otlp' as const }
-      : { exporter: 'none' as const }),
+    ...traceExportOf(
+      config,
+      store,
+      logger,
+      options.traces === true && config.traces.enabled,
+      options.workspace?.paths.configHome,
+    ).options,
     headers: config.telemetry.headers,
     ...(config.telemetry.certificate ? { certificatePath: config.telemetry.certificate } : {}),
     sampler: config.telemetry.sampler,
@@ -303,6 +329,45 @@ export function composeService(options: ComposeOptions): Composition {
       scheduler: executor.scheduler,
     };
   };
+  const restDeps: RestDeps = {
+    store,
+    runs,
+    logger,
+    metrics,
+    version,
+    startedAt,
+    keys,
+    secrets,
+    workflows,
+    pricing: createPricing(config.pricing),
+    management: () => management.health(),
+    traces: () => tracesHealth(),
+    ...(executor
+      ? {
+          workersRunning: () => started && stopped === undefined,
+          scheduler: executor.scheduler,
+          mcpServersActive: () => executor.pool.activeKeys().length,
+        }
+      : {}),
+  };
+  const traces =
+    options.traces === true && config.traces.enabled
+      ? tracesPart({
+          config,
+          store,
+          logger,
+          keys,
+          ...(guard ? { guard } : {}),
+          ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
+          version,
+          viewerApi: () =>
+            createRestApp(restDeps, { operations: TRACE_OPERATIONS, ...(guard ? { guard } : {}) }),
+        })
+      : undefined;
+  const tracesHealth = (): TracesHealth => {
+    const exportTo = executor?.tracing.destination ?? 'nowhere';
+    return traces?.health(exportTo) ?? { export: exportTo, receiver: null, viewer: null };
+  };
   return {
     config,
     store,
@@ -316,29 +381,18 @@ export function composeService(options: ComposeOptions): Composition {
     workflows,
     executor,
     managementHealth: () => management.health(),
+    traces,
+    tracesHealth,
     restApp: () =>
-      createRestApp(
-        {
-          store,
-          runs,
-          logger,
-          metrics,
+      createRestApp(restDeps, {
+        ...(guard ? { guard } : {}),
+        ui: uiHandler(() => ({
+          mode: 'dashboard',
+          viewer_url: traces?.health('').viewer ?? null,
+          dashboard_url: null,
           version,
-          startedAt,
-          keys,
-          secrets,
-          workflows,
-          management: () => management.health(),
-          ...(executor
-            ? {
-                workersRunning: () => started && stopped === undefined,
-                scheduler: executor.scheduler,
-                mcpServersActive: () => executor.pool.activeKeys().length,
-              }
-            : {}),
-        },
-        guard ? { guard } : {},
-      ),
+        })),
+      }),
     mcpHttp: (port) =>
       createMcpHttpHandler({
         port,
@@ -364,6 +418,7 @@ export function composeService(options: ComposeOptions): Composition {
         { ...extra, ...(guard ? { guard } : {}) },
       ),
     async start(): Promise<void> {
+      traces?.start();
       if (!executor || started) return;
       // The coding backend (an embedded bus) is up before the first run can want it.
       await executor.coding.start();
@@ -399,6 +454,7 @@ export function composeService(options: ComposeOptions): Composition {
           await executor.pool.closeAll();
           await executor.tracing.shutdown();
         }
+        traces?.stop();
         await metrics.shutdown();
         return { requeued };
       })();

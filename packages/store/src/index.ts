@@ -112,6 +112,7 @@ export type {
   TokenUsageGroup,
   TokenUsageQuery,
   TokenUsageRow,
+  ModelTokenUsageRow,
   RunSummaryQuery,
   RunSummary,
   RunDurationStats,
@@ -168,3 +169,17 @@ export type {
   CodingSessionFilter,
   CodingSessionClose,
 } from './repositories/coding-sessions.js';
+export {
+  spanRunIdOf,
+  DEFAULT_TRACE_SEARCH_LIMIT,
+  MAX_TRACE_SEARCH_LIMIT,
+} from './repositories/spans.js';
+export type {
+  SpansRepository,
+  SpanRecord,
+  SpanEventRecord,
+  SpanPrune,
+  SpanStats,
+  TraceSearch,
+  TraceSummary,
+} from './repositories/spans.js';

@@ -505,6 +505,47 @@ export const codingSessions = sqliteTable(
   ],
 );
 
+/**
+ * Spans of the traces Junction keeps itself: written by the OTLP receiver and the in-process
+ * exporter, pruned by age and by a size cap. A re-sent export hits the primary key and is
+ * skipped, so receiving a batch twice stores it once.
+ */
+export const spans = sqliteTable(
+  'spans',
+  {
+    /** 32 lowercase hex digits. */
+    traceId: text('trace_id').notNull(),
+    /** 16 lowercase hex digits. */
+    spanId: text('span_id').notNull(),
+    parentSpanId: text('parent_span_id'),
+    name: text('name').notNull(),
+    /** OTLP SpanKind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+    kind: integer('kind').notNull(),
+    serviceName: text('service_name').notNull(),
+    scopeName: text('scope_name'),
+    /** Microseconds since the epoch: milliseconds would fold the short spans of one turn together. */
+    startUs: integer('start_us').notNull(),
+    durationUs: integer('duration_us').notNull(),
+    /** OTLP status: 0 unset, 1 ok, 2 error. */
+    statusCode: integer('status_code').notNull(),
+    statusMessage: text('status_message'),
+    attributes: text('attributes', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    events: text('events', { mode: 'json' }).$type<unknown[]>().notNull(),
+    resource: text('resource', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    // No foreign key: spans may name runs of another store, and outlive or precede their run row.
+    runId: integer('run_id'),
+    /** Bytes of the JSON texts and the name: what the size cap of retention counts. */
+    sizeBytes: integer('size_bytes').notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.traceId, t.spanId] }),
+    index('spans_start_idx').on(t.startUs),
+    index('spans_run_idx').on(t.runId),
+    index('spans_service_start_idx').on(t.serviceName, t.startUs),
+  ],
+);
+
 /** Named leases: one holder at a time (the scheduler's), taken over when it runs out. */
 export const leases = sqliteTable('leases', {
   name: text('name').primaryKey(),

@@ -17,6 +17,7 @@ import { RunsRepository } from './repositories/runs.js';
 import { SchedulesRepository } from './repositories/schedules.js';
 import { LeasesRepository } from './repositories/leases.js';
 import { SettingsRepository } from './repositories/settings.js';
+import { SpansRepository } from './repositories/spans.js';
 import { ToolsRepository } from './repositories/tools.js';
 import { WorkflowRunsRepository } from './repositories/workflow-runs.js';
 import { WorkflowStepsRepository } from './repositories/workflow-steps.js';
@@ -46,6 +47,7 @@ export class Store {
   readonly auditLog: AuditLogRepository;
   readonly settings: SettingsRepository;
   readonly codingSessions: CodingSessionsRepository;
+  readonly spans: SpansRepository;
 
   readonly #conn: Connection;
   #closed = false;
@@ -115,6 +117,7 @@ export class Store {
     this.auditLog = new AuditLogRepository(ctx);
     this.settings = new SettingsRepository(ctx);
     this.codingSessions = new CodingSessionsRepository(ctx);
+    this.spans = new SpansRepository(ctx);
   }
 
   /** True once close() has been called. */

@@ -109,6 +109,58 @@ describe('run statistics', () => {
         code: 'INVALID_INPUT',
         message: expect.stringContaining('agent, model'),
       });
+      await expect(
+        store.runStats.tokenUsageByModel({ groupBy: 'tool' as unknown as 'agent' }),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    });
+  });
+
+  describe('tokenUsageByModel', () => {
+    it('splits each group by the model its runs recorded, in the same window', async () => {
+      await run({ agent: 'writer', model: 'gpt-4o', input: 100, output: 50 });
+      await run({ agent: 'writer', model: 'gpt-4o-mini', input: 400, output: 600, end: 'error' });
+      await run({ agent: 'writer', model: 'gpt-4o', input: 1, output: 2 });
+      await run({ agent: 'reader', model: null, input: 7, output: 1 });
+      await run({ agent: 'prod', model: 'gpt-4o', input: 9, output: 9, environmentId: prodId });
+      await run({ agent: 'reader', end: 'queued' });
+
+      expect(
+        await store.runStats.tokenUsageByModel({ groupBy: 'agent', environmentId: devId }),
+      ).toEqual([
+        {
+          key: 'reader',
+          model: null,
+          runs: 2,
+          inputTokens: 7,
+          outputTokens: 1,
+          totalTokens: 8,
+          runsWithTokens: 1,
+        },
+        {
+          key: 'writer',
+          model: 'gpt-4o',
+          runs: 2,
+          inputTokens: 101,
+          outputTokens: 52,
+          totalTokens: 153,
+          runsWithTokens: 2,
+        },
+        {
+          key: 'writer',
+          model: 'gpt-4o-mini',
+          runs: 1,
+          inputTokens: 400,
+          outputTokens: 600,
+          totalTokens: 1000,
+          runsWithTokens: 1,
+        },
+      ]);
+      const byModel = await store.runStats.tokenUsageByModel({ groupBy: 'model' });
+      expect(byModel.map((r) => [r.key, r.model, r.runs])).toEqual([
+        ['(unknown)', null, 2],
+        ['gpt-4o', 'gpt-4o', 3],
+        ['gpt-4o-mini', 'gpt-4o-mini', 1],
+      ]);
     });
   });
 

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { McpHttpHandler } from '@junction/mcp-server';
 import type { Listening, PortHint } from '@junction/service-kit';
+import { tracesLine } from '../traces-line.js';
 import { JunctionCommand } from '../base-command.js';
 
 const port = (what: string, key: string) =>
@@ -36,6 +37,8 @@ export default class Serve extends JunctionCommand {
     'api-port': port('the REST API, /health and /metrics', 'api.port'),
     'mcp-port': port('MCP over HTTP', 'mcp.port'),
     'webhook-port': port('the webhook routes', 'webhook.port'),
+    'receiver-port': port('the OTLP/HTTP trace receiver', 'traces.receiver_port'),
+    'viewer-port': port('the trace viewer', 'traces.viewer_port'),
     debug: Flags.boolean({ description: 'log at debug level', default: false }),
     'drain-seconds': Flags.integer({
       description:
@@ -50,7 +53,7 @@ export default class Serve extends JunctionCommand {
     const { flags } = await this.parse(Serve);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { isLoopback, listen } = await import('@junction/service-kit');
+    const { isLoopback, listen, urlOf, ServiceError } = await import('@junction/service-kit');
     const ctx = await createContext();
     const { config } = ctx;
     const version = this.config.version;
@@ -59,6 +62,8 @@ export default class Serve extends JunctionCommand {
       api: flags['api-port'] ?? config.api.port,
       mcp: flags['mcp-port'] ?? config.mcp.port,
       webhook: flags['webhook-port'] ?? config.webhook.port,
+      receiver: flags['receiver-port'] ?? config.traces.receiver_port,
+      viewer: flags['viewer-port'] ?? config.traces.viewer_port,
     };
     const startedAt = new Date();
     const service = await createService(ctx, {
@@ -67,6 +72,7 @@ export default class Serve extends JunctionCommand {
       version,
       startedAt,
       management: 'serve',
+      traces: true,
     });
     const { logger } = service;
     const servers: Listening[] = [];
@@ -101,6 +107,32 @@ export default class Serve extends JunctionCommand {
           hint: portHint('--webhook-port', 'webhook.port'),
         }),
       );
+      // The trace receiver and viewer are a comfort, not the service: a port someone else holds
+      // is said and skipped (their spans still go to the store; the dashboard shows them).
+      const { traces } = service;
+      if (traces) {
+        traces.bound('dashboard', urlOf(host, ports.api));
+        const optional = [
+          ['receiver', ports.receiver, 'OTLP trace receiver', '--receiver-port', 'traces.receiver_port'],
+          ['viewer', ports.viewer, 'trace viewer', '--viewer-port', 'traces.viewer_port'],
+        ] as const;
+        for (const [which, port, what, flag, key] of optional) {
+          try {
+            const bound = await listen(which === 'receiver' ? traces.receiverApp() : traces.viewerApp(), {
+              host,
+              port,
+              what,
+              hint: portHint(flag, key),
+            });
+            servers.push(bound);
+            traces.bound(which, urlOf(host, bound.port));
+          } catch (err) {
+            if (!(err instanceof ServiceError) || err.code !== 'PORT_IN_USE') throw err;
+            logger.warn(`${what} not started: ${err.message}`, { port });
+            process.stderr.write(`Warning: ${what} not started: ${err.message}\n`);
+          }
+        }
+      }
       if (!isLoopback(host) && service.apiKeys.length === 0) {
         const warning = `api.host is ${host}, not a loopback address, and no API key is set: REST and MCP answer anyone who can reach this machine. Set api.keys (or JUNCTION_API_KEY), or bind 127.0.0.1.`;
         logger.warn(warning, { host });
@@ -114,8 +146,15 @@ export default class Serve extends JunctionCommand {
       this.log(
         `  webhook  ${base}:${ports.webhook}/execute ${config.webhook.enabled ? '' : '(disabled: webhook.enabled is false)'}`.trimEnd(),
       );
+      this.log(`  dashboard ${base}:${ports.api}/ui/`);
+      this.log(`  traces   ${tracesLine(service.tracesHealth())}`);
       this.log(`serving MCP, REST and webhooks; ${config.workers.concurrency} workers`);
-      logger.info('serving', { host, ...ports, workers: config.workers.concurrency });
+      logger.info('serving', {
+        host,
+        ...ports,
+        workers: config.workers.concurrency,
+        traces: service.tracesHealth(),
+      });
       const signal = await new Promise<string>((resolve) => {
         process.once('SIGINT', () => resolve('SIGINT'));
         process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -36,3 +36,6 @@ export type {
 export type { LocalTool } from './run-tools.js';
 export { isoOrNull, runView } from './run-view.js';
 export type { RunView } from './run-view.js';
+// The run view's `cost_usd` comes from these; surfaces build theirs from config.yaml's `pricing`.
+export { createPricing } from '../models/pricing.js';
+export type { ModelPrice, ModelRate, Pricing } from '../models/pricing.js';

@@ -2,6 +2,10 @@
 // in spec §2.2. One shape, built in one place.
 import type { Run, RunSource, RunStatus } from '@junction/store';
 import { runDurationMs } from '@junction/store';
+import { createPricing, type Pricing } from '../models/pricing.js';
+
+/** The built-in list prices, for callers that have no config.yaml `pricing` to pass. */
+const BUILT_IN_PRICING: Pricing = createPricing();
 
 export interface RunView {
   run_id: number;
@@ -15,6 +19,8 @@ export interface RunView {
   steps_taken: number;
   input_tokens: number;
   output_tokens: number;
+  /** USD of the run's tokens at its model's price; null when the model has no known price. */
+  cost_usd: number | null;
   duration_ms: number | null;
   task: string;
   final_response: string | null;
@@ -32,8 +38,8 @@ export function isoOrNull(date: Date | null | undefined): string | null {
   return date ? date.toISOString() : null;
 }
 
-/** Shapes a run for output. */
-export function runView(run: Run): RunView {
+/** Shapes a run for output; `pricing` (config.yaml's, from createPricing) prices its tokens. */
+export function runView(run: Run, pricing: Pricing = BUILT_IN_PRICING): RunView {
   return {
     run_id: run.id,
     agent_id: run.agentId,
@@ -46,6 +52,7 @@ export function runView(run: Run): RunView {
     steps_taken: run.stepsTaken,
     input_tokens: run.inputTokens,
     output_tokens: run.outputTokens,
+    cost_usd: pricing.costOf(run.model, run.inputTokens, run.outputTokens),
     duration_ms: runDurationMs(run),
     task: run.task,
     final_response: run.finalResponse,

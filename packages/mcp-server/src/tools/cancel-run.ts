@@ -1,6 +1,6 @@
-import { runView } from '@junction/agent-core/runs';
 import { idArg } from '../arguments.js';
 import { defineTool } from '../tool-kit.js';
+import { mcpRunView } from '../views.js';
 
 export const cancelRunTool = defineTool({
   name: 'cancel_run',
@@ -25,7 +25,7 @@ export const cancelRunTool = defineTool({
       summary: ended
         ? `Cancelled run ${run.id} of "${run.agentName}".`
         : `Run ${run.id} of "${run.agentName}" is stopping; it ends cancelled once its tool call in flight returns.`,
-      data: { ...runView(run), ended },
+      data: { ...mcpRunView(run), ended },
     };
   },
 });

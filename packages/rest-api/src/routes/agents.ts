@@ -91,7 +91,7 @@ function answerQueued(ctx: RouteContext, run: Run, agentName: string, res: Respo
   });
   const location = `/api/v1/runs/${run.id}`;
   const body: QueuedRunBody = {
-    ...runBody(run),
+    ...runBody(run, ctx.deps.pricing),
     variables: ctx.redact(run.variables) as Record<string, string>,
     message: `Run ${run.id} of agent "${agentName}" queued; GET ${location} for its status.`,
   };

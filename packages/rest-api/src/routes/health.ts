@@ -2,7 +2,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { formatUptime } from '@junction/config-templates';
 import type { RouteContext } from '../route-context.js';
-import type { HealthBody, ManagementState, SchedulerState, UnhealthyBody } from '../schemas.js';
+import type {
+  HealthBody,
+  ManagementState,
+  SchedulerState,
+  TracesHealthBody,
+  UnhealthyBody,
+} from '../schemas.js';
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -28,6 +34,8 @@ export function getHealth(ctx: RouteContext): RequestHandler {
     logger,
   } = ctx.deps;
   const managementOf = (): ManagementState => ctx.deps.management?.() ?? 'disabled';
+  const tracesOf = (): TracesHealthBody =>
+    ctx.deps.traces?.() ?? { export: 'nowhere', receiver: null, viewer: null };
   return async (_req: Request, res: Response): Promise<void> => {
     const uptime = formatUptime(now().getTime() - startedAt.getTime());
     const scheduler: SchedulerState = schedules?.status() ?? 'disabled';
@@ -46,6 +54,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         database: 'ok',
         scheduler,
         management: managementOf(),
+        traces: tracesOf(),
       };
       res.json(body);
     } catch (err) {
@@ -60,6 +69,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         database: reason,
         scheduler,
         management: managementOf(),
+        traces: tracesOf(),
       };
       res.status(503).json(body);
     }

@@ -9,6 +9,7 @@ import {
   NO_PARAMS,
   RUN_DETAIL_PARAMS,
   RUN_LIST_PARAMS,
+  type QueryValues,
   type TimeValue,
 } from '../query-params.js';
 import type { RouteContext } from '../route-context.js';
@@ -18,29 +19,43 @@ import { runBody, runEventBody } from '../views.js';
 /** Events returned by a verbose run: the store's largest page. */
 export const MAX_EVENTS = 10_000;
 
-/** GET /api/v1/runs: a page of runs, newest first, with the CLI's filters. */
-export function listRuns(ctx: RouteContext): RequestHandler {
+/** The store filter of a run list query (times relative to now are read now). */
+export async function runListFilter(
+  ctx: RouteContext,
+  q: QueryValues<typeof RUN_LIST_PARAMS>,
+): Promise<Omit<RunListFilter, 'limit' | 'offset'>> {
   const { store, now } = ctx.deps;
   const at = (value: TimeValue): Date =>
     value instanceof Date ? value : new Date(now().getTime() - value.agoMs);
+  const environmentId = await environmentFilter(store, q);
+  return {
+    ...(q.status !== undefined ? { status: q.status } : {}),
+    ...(q.agent !== undefined ? { agentName: q.agent } : {}),
+    ...(q.agent_id !== undefined ? { agentId: q.agent_id } : {}),
+    ...(environmentId !== undefined ? { environmentId } : {}),
+    ...(q.source !== undefined ? { source: q.source } : {}),
+    ...(q.min_duration !== undefined ? { minDurationMs: q.min_duration } : {}),
+    ...(q.since !== undefined ? { since: at(q.since) } : {}),
+    ...(q.until !== undefined ? { until: at(q.until) } : {}),
+  };
+}
+
+/** GET /api/v1/runs: a page of runs, newest first, with the CLI's filters. */
+export function listRuns(ctx: RouteContext): RequestHandler {
+  const { store, pricing } = ctx.deps;
   return async (req: Request, res: Response): Promise<void> => {
     const q = parseQuery(req.query as Record<string, unknown>, RUN_LIST_PARAMS);
-    const environmentId = await environmentFilter(store, q);
-    const filter: Omit<RunListFilter, 'limit' | 'offset'> = {
-      ...(q.status !== undefined ? { status: q.status } : {}),
-      ...(q.agent !== undefined ? { agentName: q.agent } : {}),
-      ...(q.agent_id !== undefined ? { agentId: q.agent_id } : {}),
-      ...(environmentId !== undefined ? { environmentId } : {}),
-      ...(q.source !== undefined ? { source: q.source } : {}),
-      ...(q.min_duration !== undefined ? { minDurationMs: q.min_duration } : {}),
-      ...(q.since !== undefined ? { since: at(q.since) } : {}),
-      ...(q.until !== undefined ? { until: at(q.until) } : {}),
-    };
+    const filter = await runListFilter(ctx, q);
     const [runs, total] = await Promise.all([
       store.runs.list({ ...filter, limit: q.limit, offset: q.offset }),
       store.runs.count(filter),
     ]);
-    const body: RunListBody = { items: runs.map(runBody), total, limit: q.limit, offset: q.offset };
+    const body: RunListBody = {
+      items: runs.map((run) => runBody(run, pricing)),
+      total,
+      limit: q.limit,
+      offset: q.offset,
+    };
     res.json(body);
   };
 }
@@ -61,7 +76,7 @@ export function getRun(ctx: RouteContext): RequestHandler {
     }
     const eventCount = await store.runEvents.count(runId);
     const body: RunDetailBody = {
-      ...runBody(run),
+      ...runBody(run, ctx.deps.pricing),
       variables: ctx.redact(run.variables) as Record<string, string>,
       event_count: eventCount,
     };
@@ -83,7 +98,7 @@ export function cancelRun(ctx: RouteContext): RequestHandler {
     parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
     const { run, ended } = await ctx.deps.runs.cancel(runId, { source: 'api' });
     ctx.deps.logger.info('run cancelled', { run_id: run.id, status: run.status, source: 'api' });
-    const body: RunBody = runBody(run);
+    const body: RunBody = runBody(run, ctx.deps.pricing);
     res.status(ended ? 200 : 202).json(body);
   };
 }

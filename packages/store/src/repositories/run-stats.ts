@@ -30,6 +30,14 @@ export interface TokenUsageRow {
   totalTokens: number;
 }
 
+/** Tokens of the runs sharing one agent name (or model) and one model, for pricing them. */
+export interface ModelTokenUsageRow extends TokenUsageRow {
+  /** The model the runs recorded, as stored (`openai/gpt-4o-mini`); null when they recorded none. */
+  model: string | null;
+  /** Runs that recorded any token (a run without tokens costs nothing, priced or not). */
+  runsWithTokens: number;
+}
+
 export interface RunSummaryQuery extends RunStatsWindow {
   agentName?: string;
 }
@@ -63,6 +71,20 @@ function windowOf(query: RunStatsWindow & { agentName?: string }): SQL[] {
   return where;
 }
 
+/** What tokenUsage groups by; an unknown grouping is INVALID_INPUT. */
+function groupKey(groupBy: TokenUsageGroup): SQL<string> {
+  if (!TOKEN_USAGE_GROUPS.includes(groupBy)) {
+    throw new StoreError(
+      'INVALID_INPUT',
+      `groupBy must be one of ${TOKEN_USAGE_GROUPS.join(', ')}; got ${JSON.stringify(String(groupBy))}.`,
+      { details: { field: 'groupBy', value: String(groupBy) } },
+    );
+  }
+  return groupBy === 'agent'
+    ? sql<string>`${runs.agentName}`
+    : sql<string>`COALESCE(${runs.model}, ${UNKNOWN_MODEL})`;
+}
+
 /** Nearest-rank position of the p-th percentile among n sorted values: ceil(p·n/100), in integers. */
 function rankSql(n: SQL, p: number): SQL {
   // Inlined, not bound: a bound JS number may arrive as REAL and turn this into real division.
@@ -79,17 +101,7 @@ export class RunStatsRepository {
 
   /** Input, output and total tokens per agent name or per model, most total tokens first. */
   async tokenUsage(query: TokenUsageQuery): Promise<TokenUsageRow[]> {
-    if (!TOKEN_USAGE_GROUPS.includes(query.groupBy)) {
-      throw new StoreError(
-        'INVALID_INPUT',
-        `groupBy must be one of ${TOKEN_USAGE_GROUPS.join(', ')}; got ${JSON.stringify(String(query.groupBy))}.`,
-        { details: { field: 'groupBy', value: String(query.groupBy) } },
-      );
-    }
-    const key =
-      query.groupBy === 'agent'
-        ? sql<string>`${runs.agentName}`
-        : sql<string>`COALESCE(${runs.model}, ${UNKNOWN_MODEL})`;
+    const key = groupKey(query.groupBy);
     const input = sql<number>`COALESCE(SUM(${runs.inputTokens}), 0)`;
     const output = sql<number>`COALESCE(SUM(${runs.outputTokens}), 0)`;
     const total = sql<number>`COALESCE(SUM(${runs.inputTokens} + ${runs.outputTokens}), 0)`;
@@ -113,6 +125,43 @@ export class RunStatsRepository {
       inputTokens: Number(r.inputTokens),
       outputTokens: Number(r.outputTokens),
       totalTokens: Number(r.totalTokens),
+    }));
+  }
+
+  /**
+   * tokenUsage split by the model each run recorded: one row per (key, model), by key then model.
+   * A group's cost is the sum of its rows', each priced by its model.
+   */
+  async tokenUsageByModel(query: TokenUsageQuery): Promise<ModelTokenUsageRow[]> {
+    const key = groupKey(query.groupBy);
+    const input = sql<number>`COALESCE(SUM(${runs.inputTokens}), 0)`;
+    const output = sql<number>`COALESCE(SUM(${runs.outputTokens}), 0)`;
+    const total = sql<number>`COALESCE(SUM(${runs.inputTokens} + ${runs.outputTokens}), 0)`;
+    const withTokens = sql<number>`COALESCE(SUM(CASE WHEN ${runs.inputTokens} + ${runs.outputTokens} > 0 THEN 1 ELSE 0 END), 0)`;
+    const rows = await this.#ctx.read('sum token usage by model', (db) =>
+      db
+        .select({
+          key: key.as('group_key'),
+          model: runs.model,
+          runs: count(),
+          inputTokens: input.as('input_tokens'),
+          outputTokens: output.as('output_tokens'),
+          totalTokens: total.as('total_tokens'),
+          runsWithTokens: withTokens.as('runs_with_tokens'),
+        })
+        .from(runs)
+        .where(and(...windowOf(query)))
+        .groupBy(sql`group_key`, runs.model)
+        .orderBy(asc(sql`group_key`), asc(runs.model)),
+    );
+    return rows.map((r) => ({
+      key: String(r.key),
+      model: r.model ?? null,
+      runs: Number(r.runs),
+      inputTokens: Number(r.inputTokens),
+      outputTokens: Number(r.outputTokens),
+      totalTokens: Number(r.totalTokens),
+      runsWithTokens: Number(r.runsWithTokens),
     }));
   }
 

@@ -34,7 +34,7 @@ export default class RunsCancel extends JunctionCommand {
             : `Run ${run.id} (${run.agentName}) is stopping: it ends cancelled once its tool call in flight returns. Check with \`junction runs inspect ${run.id}\`.`,
         );
       }
-      return { ...runView(run), ended };
+      return { ...runView(run, await ctx.pricing()), ended };
     } finally {
       await ctx.close();
     }

@@ -36,6 +36,7 @@ export default class RunsInspect extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { runView, runEventView, payloadLines } = await import('../../run-view.js');
     const { formatDuration } = await import('../../duration.js');
+    const { formatUsd } = await import('../../usd.js');
     const ctx = await createContext();
     try {
       const store = await ctx.store();
@@ -54,7 +55,7 @@ export default class RunsInspect extends JunctionCommand {
         events.push(...page);
         if (page.length < 1000) break;
       }
-      const v = runView(run);
+      const v = runView(run, await ctx.pricing());
       const eventViews = events.map((e) => runEventView(e, flags.verbose));
 
       const dash = (x: string | number | null): string =>
@@ -65,6 +66,7 @@ export default class RunsInspect extends JunctionCommand {
       this.log(`  model           ${dash(v.model)}`);
       this.log(`  steps           ${v.steps_taken}`);
       this.log(`  tokens          ${v.input_tokens} in / ${v.output_tokens} out`);
+      this.log(`  cost            ${formatUsd(v.cost_usd)}`);
       this.log(`  duration        ${v.duration_ms === null ? '-' : formatDuration(v.duration_ms)}`);
       this.log(`  queued          ${v.queued_at}`);
       this.log(`  started         ${dash(v.started_at)}`);

@@ -83,7 +83,8 @@ export default class RunsList extends JunctionCommand {
         ...(minDurationMs !== undefined ? { minDurationMs } : {}),
         limit: flags.limit,
       });
-      const views = runs.map(runView);
+      const pricing = await ctx.pricing();
+      const views = runs.map((run) => runView(run, pricing));
       if (views.length === 0) {
         this.log('No runs match.');
       } else {

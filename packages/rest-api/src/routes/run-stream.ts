@@ -1,0 +1,88 @@
+// GET /api/v1/runs/stream: the run list, live, as Server-Sent Events. It watches the store (so
+// it sees runs of every process sharing it) and sends the page again whenever it changed.
+import type { Request, RequestHandler, Response } from 'express';
+import { parseQuery, RUN_STREAM_PARAMS } from '../query-params.js';
+import type { RouteContext } from '../route-context.js';
+import { RestApiError } from '../errors.js';
+import { runBody } from '../views.js';
+import { runListFilter } from './runs.js';
+
+/** How often a stream looks at the store. */
+export const RUN_STREAM_POLL_MS = 500;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+export const RUN_STREAM_KEEPALIVE_MS = 15_000;
+/** Streams one process serves at once; past it, 503 (each stream reads the store twice a second). */
+export const MAX_RUN_STREAMS = 64;
+
+/**
+ * Sends `event: runs` with `{"runs": [...], "total": n}` at once and on every change of the
+ * page the filters select; `: keep-alive` comments in between. Ends when the client goes.
+ */
+export function streamRuns(ctx: RouteContext): RequestHandler {
+  const { store, logger } = ctx.deps;
+  let open = 0;
+  return async (req: Request, res: Response): Promise<void> => {
+    const q = parseQuery(req.query as Record<string, unknown>, RUN_STREAM_PARAMS);
+    // Checked before the stream starts, so a bad environment is a plain JSON error.
+    await runListFilter(ctx, q);
+    if (open >= MAX_RUN_STREAMS) {
+      throw new RestApiError(
+        'TOO_MANY_STREAMS',
+        `This process already serves ${MAX_RUN_STREAMS} run streams; close one, or poll GET /api/v1/runs.`,
+        { limit: MAX_RUN_STREAMS },
+      );
+    }
+    open += 1;
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    let last = '';
+    let closed = false;
+    let busy = false;
+    const look = async (): Promise<void> => {
+      if (closed || busy) return;
+      busy = true;
+      try {
+        // Relative times (since=1h) move with the clock: the filter is read again each time.
+        const filter = await runListFilter(ctx, q);
+        const [runs, total] = await Promise.all([
+          store.runs.list({ ...filter, limit: q.limit, offset: q.offset }),
+          store.runs.count(filter),
+        ]);
+        const data = JSON.stringify({
+          runs: runs.map((run) => runBody(run, ctx.deps.pricing)),
+          total,
+        });
+        if (data !== last && !closed) {
+          last = data;
+          res.write(`event: runs\ndata: ${data}\n\n`);
+        }
+      } catch (err) {
+        // The store is away for a moment: the stream stays, and says so once per failure.
+        const message = ctx.clean(err instanceof Error ? err.message : String(err));
+        logger.warn('run stream could not read the store', { error: message });
+        if (!closed) res.write(`event: error\ndata: ${JSON.stringify({ message })}\n\n`);
+      } finally {
+        busy = false;
+      }
+    };
+    const poll = setInterval(() => void look(), RUN_STREAM_POLL_MS);
+    const keepAlive = setInterval(() => {
+      if (!closed) res.write(': keep-alive\n\n');
+    }, RUN_STREAM_KEEPALIVE_MS);
+    const stop = (): void => {
+      if (closed) return;
+      closed = true;
+      open -= 1;
+      clearInterval(poll);
+      clearInterval(keepAlive);
+    };
+    req.on('close', stop);
+    res.on('close', stop);
+    await look();
+  };
+}
