@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
@@ -123,6 +123,8 @@ async function signIn(): Promise<void> {
   await key.press('Enter');
 }
 
+jest.setTimeout(90_000);
+
 describeBrowser('the dashboard in Chromium against a real serve', () => {
   it('serves its page without a key, asks for one, and shows a run appearing live', async () => {
     await page.goto(`${api}/ui/#/runs`);
@@ -149,12 +151,13 @@ describeBrowser('the dashboard in Chromium against a real serve', () => {
   });
 
   it('shows a run with its tool call and cost, and links to its trace with nested spans', async () => {
-    const runs = await rest<{ items: Array<{ id: number; trace_id: string | null }> }>(
+    page.setDefaultTimeout(15_000);
+    const runs = await rest<{ items: Array<{ run_id: number; trace_id: string | null }> }>(
       '/api/v1/runs?limit=1',
     );
     const run = runs.body.items[0]!;
-    await page.goto(`${api}/ui/#/runs/${run.id}`);
-    await page.getByRole('heading', { level: 1, name: `Run ${run.id}` }).waitFor();
+    await page.goto(`${api}/ui/#/runs/${run.run_id}`);
+    await page.getByRole('heading', { level: 1, name: `Run ${run.run_id}` }).waitFor();
     await page.locator('[data-tool-call="add"]').waitFor();
     await expect(page.locator('[data-tool-call="add"]').innerText()).resolves.toContain('5');
     await shot('run');
@@ -189,13 +192,15 @@ describeBrowser('the dashboard in Chromium against a real serve', () => {
     expect([201, 202]).toContain(started.status);
     const workflowRunId = started.body.workflow_run.id;
     const approval = await until('the approval', async () => {
-      const list = await rest<{ approvals: Array<{ id: number; workflow_run_id: number }> }>(
-        '/api/v1/workflow-approvals?status=pending',
-      );
+      const list = await rest<{
+        approvals: Array<{ approval_id: string; workflow_run_id: number }>;
+      }>('/api/v1/workflow-approvals?status=pending');
       return list.body.approvals.find((a) => a.workflow_run_id === workflowRunId);
     });
-    await page.goto(`${api}/ui/#/approvals/${approval.id}`);
-    await page.getByRole('heading', { level: 1, name: `Approval ${approval.id}` }).waitFor();
+    await page.goto(`${api}/ui/#/approvals/${approval.approval_id}`);
+    await page
+      .getByRole('heading', { level: 1, name: `Approval ${approval.approval_id}` })
+      .waitFor();
     await page.getByLabel('Comment').fill('Looks good from the browser');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.locator('[data-approval-status]', { hasText: 'approved' }).waitFor();
@@ -208,7 +213,7 @@ describeBrowser('the dashboard in Chromium against a real serve', () => {
     });
     expect(done.output).toEqual({ shipped: 'Junction ships dashboards.' });
     const decided = await rest<{ approval: { status: string; comment: string | null } }>(
-      `/api/v1/workflow-approvals/${approval.id}`,
+      `/api/v1/workflow-approvals/${approval.approval_id}`,
     );
     expect(decided.body.approval).toMatchObject({
       status: 'approved',
@@ -231,13 +236,16 @@ describeBrowser('the dashboard in Chromium against a real serve', () => {
     }
     await page.goto(`${api}/ui/#/environments`);
     await page.getByText('calc').first().waitFor();
-    await page.getByText('add').first().waitFor();
+    // The MCP server with its status and its tool.
+    await expect(page.locator('main').innerText()).resolves.toMatch(/calc[\s\S]*connected/);
+    await expect(page.locator('main').textContent()).resolves.toContain('add');
 
     const viewer = `http://127.0.0.1:${serve.ports.viewer}`;
     await page.goto(`${viewer}/#/traces`);
     await signIn();
     await page.getByRole('heading', { level: 1, name: 'Traces' }).waitFor();
-    await page.getByText('agent.execute').first().waitFor({ timeout: 10_000 });
+    await page.locator('[data-trace-id]').first().waitFor({ timeout: 10_000 });
+    await page.getByRole('link', { name: 'agent.execute' }).first().waitFor();
     await shot('viewer');
     // The viewer serves the trace routes only.
     const runsThere = await fetch(`${viewer}/api/v1/runs`, {

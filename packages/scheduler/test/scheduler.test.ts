@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createRunDoor } from '@junction/agent-core/runs';
 import { AgentCoreError } from '@junction/agent-core';
 import { openStore, type Agent, type Store } from '@junction/store';
-import { createLogger } from '@junction/telemetry';
+import { createLogger, createTracing, type Tracer } from '@junction/telemetry';
 import { Writable } from 'node:stream';
 import { Scheduler, setSchedule, type FireOutcome, type SchedulerError } from '../src/index.js';
 
@@ -33,7 +33,7 @@ const logger = createLogger({
   env: {},
 });
 
-function scheduler(owner = 'proc-a', extra: { leaseMs?: number } = {}): Scheduler {
+function scheduler(owner = 'proc-a', extra: { leaseMs?: number; tracer?: Tracer } = {}): Scheduler {
   return new Scheduler({
     store,
     runs: createRunDoor({
@@ -113,6 +113,32 @@ describe('the scheduler', () => {
     });
     await s.tick();
     expect(await store.runs.list()).toHaveLength(1);
+  });
+
+  it('fires as a scheduler.fire span with the run it starts beneath (issue 19)', async () => {
+    const tracing = createTracing({ exporter: 'memory' });
+    const schedule = await setSchedule(
+      store,
+      { name: 'reporter' },
+      { cron: '0 9 * * *' },
+      clock.now(),
+    );
+    clock.at = at('2026-03-02T09:00:01.000Z');
+    const fired = await scheduler('proc-a', { tracer: tracing.tracer }).fire(schedule);
+    const [span] = tracing.memoryExporter!.getFinishedSpans();
+    expect(span?.name).toBe('scheduler.fire');
+    expect(span?.attributes).toMatchObject({
+      'schedule.id': schedule.id,
+      'schedule.kind': 'agent',
+      'schedule.outcome': 'started',
+      'schedule.run_id': fired.runId,
+    });
+    // The run door took the fire's span as the run's parent: its trace nests under the fire.
+    const run = await store.runs.get(fired.runId!);
+    expect(run?.traceParent).toBe(
+      `00-${span!.spanContext().traceId}-${span!.spanContext().spanId}-01`,
+    );
+    await tracing.shutdown();
   });
 
   it('fires once for a time a killed process had fired but not recorded (the run door replays it)', async () => {

@@ -157,7 +157,8 @@ export class ApiClient {
         parsed = undefined;
       }
     }
-    if (response.status === 401) this.unauthorized();
+    // A page already left may still hear a 401: only the current page's requests ask to sign in.
+    if (response.status === 401 && !signal?.aborted) this.unauthorized();
     if (!response.ok) {
       if (isErrorBody(parsed)) {
         const { code, message, details } = parsed.error;

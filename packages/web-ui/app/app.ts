@@ -64,7 +64,11 @@ function renderNotFound(ctx: PageContext, root: HTMLElement): void {
       'Nothing lives at this address in the ',
       ctx.config.mode === 'viewer' ? 'trace viewer' : 'dashboard',
       '. ',
-      h('a', { href: routeHash(`/${home}`) }, home === 'runs' ? 'Go to the runs' : 'Go to the traces'),
+      h(
+        'a',
+        { href: routeHash(`/${home}`) },
+        home === 'runs' ? 'Go to the runs' : 'Go to the traces',
+      ),
       '.',
     ),
   );
@@ -170,7 +174,9 @@ class App {
       h(
         'ul',
         null,
-        links.map((n) => h('li', null, h('a', { href: routeHash(n.path), 'data-nav': n.path }, n.label))),
+        links.map((n) =>
+          h('li', null, h('a', { href: routeHash(n.path), 'data-nav': n.path }, n.label)),
+        ),
       ),
     );
     brand.textContent = this.#config.mode === 'viewer' ? 'trace viewer' : 'dashboard';
@@ -312,7 +318,10 @@ async function main(): Promise<void> {
   const app = new App(el, config, storageKeyStore(sessionStorage));
   app.start();
   if (problem) {
-    replace(el.alert, h('div', { class: 'alert-box' }, h('p', null, h('strong', null, 'Error: '), problem)));
+    replace(
+      el.alert,
+      h('div', { class: 'alert-box' }, h('p', null, h('strong', null, 'Error: '), problem)),
+    );
   }
 }
 

@@ -34,7 +34,11 @@ export function renderSignIn(
         onKey(key);
       },
     },
-    field('API key', input, 'The key stays in this browser tab (sessionStorage) and is sent as a Bearer token.'),
+    field(
+      'API key',
+      input,
+      'The key stays in this browser tab (sessionStorage) and is sent as a Bearer token.',
+    ),
     problem,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Sign in')),
   );

@@ -142,7 +142,9 @@ export function dataTable<T>(options: {
       h(
         'tr',
         null,
-        options.columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null }, c.header)),
+        options.columns.map((c) =>
+          h('th', { scope: 'col', class: c.numeric ? 'num' : null }, c.header),
+        ),
       ),
     ),
     tbody,
@@ -172,7 +174,9 @@ export function select(
   return h(
     'select',
     attrs,
-    options.map((o) => h('option', { value: o.value, selected: o.value === (value ?? '') }, o.label)),
+    options.map((o) =>
+      h('option', { value: o.value, selected: o.value === (value ?? '') }, o.label),
+    ),
   );
 }
 

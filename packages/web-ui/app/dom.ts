@@ -1,5 +1,5 @@
 // The one way pages build DOM: `h('a', {href}, 'text')`. Children that are strings become text
-// nodes, so anything from the API is shown as text and never parsed as HTML; no innerHTML.
+// nodes, so anything from the API is shown as text and never parsed as markup.
 
 export type Child = Node | string | number | null | undefined | false | readonly Child[];
 

@@ -108,7 +108,9 @@ export async function followEventStream(options: FollowOptions): Promise<void> {
       // Some fetch implementations (Node's) can leave a read pending after an abort when the
       // body had already ended; racing the abort makes leaving prompt everywhere.
       const stopped = new Promise<never>((_resolve, reject) => {
-        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
+        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), {
+          once: true,
+        });
       });
       stopped.catch(() => undefined);
       for (;;) {

@@ -32,9 +32,7 @@ export interface Route {
 type IdKind = 'number' | 'key';
 
 /** `/section` or `/section/<id>`: the page of each, and what an id may look like. */
-const SECTIONS: Readonly<
-  Record<string, { list?: PageName; detail?: PageName; id?: IdKind }>
-> = {
+const SECTIONS: Readonly<Record<string, { list?: PageName; detail?: PageName; id?: IdKind }>> = {
   agents: { list: 'agents', detail: 'agent', id: 'number' },
   runs: { list: 'runs', detail: 'run', id: 'number' },
   workflows: { list: 'workflows', detail: 'workflow', id: 'key' },

@@ -10,7 +10,8 @@ type Payload = Record<string, unknown>;
 
 const asPayload = (value: unknown): Payload =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Payload) : {};
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
 const num = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 function meta(...parts: Array<string | null | undefined | false>): HTMLElement {
@@ -44,14 +45,7 @@ function toolCall(event: RunEvent, p: Payload): HTMLElement {
   return h(
     'li',
     { class: `event event-tool${failed ? ' event-failed' : ''}`, 'data-tool-call': name },
-    h(
-      'h3',
-      null,
-      'Tool call ',
-      h('code', null, name),
-      ' ',
-      badge(failed ? 'error' : 'ok'),
-    ),
+    h('h3', null, 'Tool call ', h('code', null, name), ' ', badge(failed ? 'error' : 'ok')),
     meta(
       text(p.server) && `server ${text(p.server)}`,
       num(p.step) !== undefined && `step ${num(p.step)}`,

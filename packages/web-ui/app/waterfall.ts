@@ -105,7 +105,9 @@ function spanRow(row: WaterfallRow<Span>, links: Links): HTMLElement {
       h('span', { class: 'wf-name' }, span.name),
       h('span', { class: 'wf-meta' }, `${span.service} · ${span.kind}`),
       badge(span.status),
-      row.childCount > 0 ? h('span', { class: 'visually-hidden' }, `, ${row.childCount} child spans`) : null,
+      row.childCount > 0
+        ? h('span', { class: 'visually-hidden' }, `, ${row.childCount} child spans`)
+        : null,
     ),
     h(
       'span',

@@ -74,13 +74,20 @@ export function renderWorkflowDiagram(definition: unknown, name: string): HTMLEl
       s(
         'g',
         {
-          class: ['node', node.start && 'node-start', node.approval && 'node-approval', node.end && 'node-end']
+          class: [
+            'node',
+            node.start && 'node-start',
+            node.approval && 'node-approval',
+            node.end && 'node-end',
+          ]
             .filter(Boolean)
             .join(' '),
           'data-state': node.id,
         },
         s('title', null, `${node.id} (${node.type})`),
-        node.start ? s('text', { x: node.x, y: node.y - 8, class: 'start-label' }, '▶ start') : null,
+        node.start
+          ? s('text', { x: node.x, y: node.y - 8, class: 'start-label' }, '▶ start')
+          : null,
         s('rect', { x: node.x, y: node.y, width: node.width, height: node.height, rx: 6 }),
         s('text', { x: node.x + 12, y: node.y + 20, class: 'node-id' }, truncate(node.id, 30)),
         s(
@@ -101,7 +108,10 @@ export function renderWorkflowDiagram(definition: unknown, name: string): HTMLEl
     caption: `Transitions of ${name}`,
     columns: [
       { header: 'State', cell: (n) => h('code', null, n.id) },
-      { header: 'Type', cell: (n) => [n.type, n.start ? ' (start)' : '', n.approval ? ' (approval)' : ''].join('') },
+      {
+        header: 'Type',
+        cell: (n) => [n.type, n.start ? ' (start)' : '', n.approval ? ' (approval)' : ''].join(''),
+      },
       {
         header: 'Goes to',
         cell: (n) => {
@@ -117,7 +127,12 @@ export function renderWorkflowDiagram(definition: unknown, name: string): HTMLEl
   return h(
     'div',
     { class: 'diagram-block' },
-    h('figure', { class: 'diagram-figure' }, h('div', { class: 'diagram-scroll' }, svg), h('figcaption', { class: 'muted' }, 'Start state marked “start”; approval states dashed.')),
+    h(
+      'figure',
+      { class: 'diagram-figure' },
+      h('div', { class: 'diagram-scroll' }, svg),
+      h('figcaption', { class: 'muted' }, 'Start state marked “start”; approval states dashed.'),
+    ),
     table.wrap,
   );
 }

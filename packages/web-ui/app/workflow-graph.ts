@@ -52,7 +52,8 @@ function typeOf(raw: Raw): { type: string; approval: boolean } {
 
 /** The graph of a definition; states without an id and arrows to unknown states are left out. */
 export function workflowGraph(definition: unknown): WorkflowGraph {
-  const rawStates = isObject(definition) && Array.isArray(definition.states) ? definition.states : [];
+  const rawStates =
+    isObject(definition) && Array.isArray(definition.states) ? definition.states : [];
   const states = rawStates.filter(isObject).flatMap((raw) => {
     const id = str(raw.id) ?? str(raw.name);
     return id === undefined ? [] : [{ id, raw }];
@@ -71,7 +72,8 @@ export function workflowGraph(definition: unknown): WorkflowGraph {
     };
     if (type === 'switch' && Array.isArray(raw.conditions)) {
       for (const c of raw.conditions.filter(isObject)) {
-        const when = str(c.if) ?? str(c.condition) ?? (typeof c.if === 'boolean' ? String(c.if) : '');
+        const when =
+          str(c.if) ?? str(c.condition) ?? (typeof c.if === 'boolean' ? String(c.if) : '');
         add(str(c.next), truncate(when, 28) || 'if');
       }
       add(str(raw.defaultNext) ?? str(raw.default), 'default');

@@ -35,17 +35,31 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     uiDir = buildUi();
     dashboard = new FakeJunction(
       uiDir,
-      () => ({ mode: 'dashboard', viewer_url: viewer.origin, dashboard_url: null, version: '0.1.0-test' }),
+      () => ({
+        mode: 'dashboard',
+        viewer_url: viewer.origin,
+        dashboard_url: null,
+        version: '0.1.0-test',
+      }),
       '/ui',
     );
     viewer = new FakeJunction(
       uiDir,
-      () => ({ mode: 'viewer', viewer_url: null, dashboard_url: dashboard.origin, version: '0.1.0-test' }),
+      () => ({
+        mode: 'viewer',
+        viewer_url: null,
+        dashboard_url: dashboard.origin,
+        version: '0.1.0-test',
+      }),
       '/',
     );
     await dashboard.start();
     await viewer.start();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox'],
+    });
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
@@ -95,7 +109,11 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.goto(ui());
     await heading(page, 'Runs');
     await page.locator('[data-live="on"]').waitFor();
-    expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id')))).toEqual(['12', '11', '10']);
+    expect(
+      await page
+        .locator('tr[data-run-id]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id'))),
+    ).toEqual(['12', '11', '10']);
     expect(await page.locator('tr[data-run-id="11"]').getAttribute('data-status')).toBe('error');
     expect(await page.locator('tr[data-run-id="12"]').textContent()).toContain('$0.0012');
     expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Runs');
@@ -112,7 +130,7 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/#\/runs\?status=error$/);
     await page.locator('[data-live="on"]').waitFor();
-    expect(dashboard.requests.some((r) => r.url === '/api/v1/runs/stream?status=error&limit=50')).toBe(true);
+    expect(dashboard.requests.some((r) => r.url === '/api/v1/runs/stream?status=error')).toBe(true);
     await page.close();
   });
 
@@ -129,10 +147,12 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     // Markup from the API is shown as text, never run.
     expect(await search.textContent()).toContain('<script>alert(1)</script>');
     expect(await page.locator('main script').count()).toBe(0);
-    expect(await page.locator('[data-trace-link]').getAttribute('href')).toBe(`#/traces/${TRACE_ID}`);
-    expect(await page.getByRole('link', { name: 'Open in trace viewer' }).getAttribute('href')).toBe(
-      `${viewer.origin}/#/traces/${TRACE_ID}`,
+    expect(await page.locator('[data-trace-link]').getAttribute('href')).toBe(
+      `#/traces/${TRACE_ID}`,
     );
+    expect(
+      await page.getByRole('link', { name: 'Open in trace viewer' }).getAttribute('href'),
+    ).toBe(`${viewer.origin}/#/traces/${TRACE_ID}`);
     expect(await page.locator('.facts').first().textContent()).toContain('$0.0012');
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
     await expectNoSideScroll(page);
@@ -141,6 +161,17 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.locator('[data-trace-link]').click();
     await heading(page, 'Trace a1b2c3d4…');
     expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe('Traces');
+
+    // A running run can be cancelled; the page keeps reading it until it has ended.
+    await page.goto(ui('#/runs/10'));
+    await heading(page, 'Run 10');
+    expect(await page.locator('[data-run-status]').textContent()).toBe('running');
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.locator('[data-run-status="cancelled"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+    expect(
+      dashboard.requests.some((r) => r.method === 'POST' && r.url === '/api/v1/runs/10/cancel'),
+    ).toBe(true);
     await page.close();
   });
 
@@ -151,7 +182,11 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     const rows = await page
       .locator('[data-span-name]')
       .evaluateAll((els) =>
-        els.map((el) => [el.getAttribute('data-span-name'), el.getAttribute('data-depth'), el.getAttribute('data-status')]),
+        els.map((el) => [
+          el.getAttribute('data-span-name'),
+          el.getAttribute('data-depth'),
+          el.getAttribute('data-status'),
+        ]),
       );
     expect(rows).toEqual([
       ['agent.execute', '0', 'ok'],
@@ -162,7 +197,12 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       ['llm.generate', '1', 'unset'],
     ]);
     const rootBar = page.locator('[data-span-name="agent.execute"] .wf-bar');
-    expect(await rootBar.evaluate((el) => [(el as HTMLElement).style.left, (el as HTMLElement).style.width])).toEqual(['0%', '100%']);
+    expect(
+      await rootBar.evaluate((el) => [
+        (el as HTMLElement).style.left,
+        (el as HTMLElement).style.width,
+      ]),
+    ).toEqual(['0%', '100%']);
     // Error rows say so in words, not only in red.
     expect(await page.locator('[data-span-name="http.request"]').textContent()).toContain('error');
 
@@ -184,7 +224,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     expect(await http.getAttribute('aria-expanded')).toBe('false');
 
     await page.locator('[data-span-name="agent.execute"]').click();
-    expect(await page.getByRole('link', { name: 'Run 12' }).first().getAttribute('href')).toBe('#/runs/12');
+    expect(await page.getByRole('link', { name: 'Run 12' }).first().getAttribute('href')).toBe(
+      '#/runs/12',
+    );
     await expectNoSideScroll(page);
     await search.scrollIntoViewIfNeeded();
     await shot(page, 'trace');
@@ -207,7 +249,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     }
     expect(focused[0]).toBe('skip-link');
     expect(focused.at(-1)).toBe('nav:Runs');
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+    const outline = await page.evaluate(
+      () => getComputedStyle(document.activeElement as Element).outlineStyle,
+    );
     expect(outline).toBe('solid');
     await page.close();
   });
@@ -251,9 +295,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       await shot(page, name);
       switch (name) {
         case 'agents':
-          expect(await page.getByRole('link', { name: 'Run assistant (default)' }).getAttribute('href')).toBe(
-            '#/new-run?agent=assistant&environment=default',
-          );
+          expect(
+            await page.getByRole('link', { name: 'Run assistant (default)' }).getAttribute('href'),
+          ).toBe('#/new-run?agent=assistant&environment=default');
           break;
         case 'agent':
           expect(await page.locator('main').textContent()).toContain('read_file');
@@ -261,19 +305,29 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
           break;
         case 'workflow':
           expect(await page.locator('svg.diagram g.node').count()).toBe(5);
-          expect(await page.locator('svg.diagram .node-start').getAttribute('data-state')).toBe('classify');
-          expect(await page.locator('svg.diagram .node-approval').getAttribute('data-state')).toBe('approve');
+          expect(await page.locator('svg.diagram .node-start').getAttribute('data-state')).toBe(
+            'classify',
+          );
+          expect(await page.locator('svg.diagram .node-approval').getAttribute('data-state')).toBe(
+            'approve',
+          );
           break;
         case 'workflow-run':
           expect(await page.locator('.timeline-table .bar').count()).toBe(3);
           break;
         case 'environments':
-          expect(await page.locator('[data-mcp-server="fs"]').getAttribute('data-status')).toBe('connected');
-          expect(await page.locator('[data-mcp-server="web"]').textContent()).toContain('ECONNREFUSED');
+          expect(await page.locator('[data-mcp-server="fs"]').getAttribute('data-status')).toBe(
+            'connected',
+          );
+          expect(await page.locator('[data-mcp-server="web"]').textContent()).toContain(
+            'ECONNREFUSED',
+          );
           break;
         case 'traces':
           expect(await page.locator('tr[data-trace-id]').count()).toBe(2);
-          expect(await page.locator(`tr[data-trace-id="${TRACE_ID}"] a[href="#/runs/12"]`).count()).toBe(1);
+          expect(
+            await page.locator(`tr[data-trace-id="${TRACE_ID}"] a[href="#/runs/12"]`).count(),
+          ).toBe(1);
           await page.getByLabel('Service').selectOption('mcp-fs');
           expect(await page.getByLabel('Operation').locator('option').allTextContents()).toEqual([
             'Any operation',
@@ -287,7 +341,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
 
     // An API error is shown in the alert region with the server's message.
     await page.goto(ui('#/runs/999'));
-    await page.locator('[role="alert"]', { hasText: 'No run has id 999. (RUN_NOT_FOUND)' }).waitFor();
+    await page
+      .locator('[role="alert"]', { hasText: 'No run has id 999. (RUN_NOT_FOUND)' })
+      .waitFor();
 
     await page.goto(ui('#/new-run?agent=triage&environment=ops'));
     await heading(page, 'New run');
@@ -299,7 +355,12 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.getByRole('button', { name: 'Start run' }).click();
     await heading(page, 'Run 14');
     expect(dashboard.submitted).toEqual([
-      { agent_name: 'triage', environment: 'ops', task: 'Summarise the incident', variables: { city: 'Paris', mode: 'fast' } },
+      {
+        agent_name: 'triage',
+        environment: 'ops',
+        task: 'Summarise the incident',
+        variables: { city: 'Paris', mode: 'fast' },
+      },
     ]);
     await page.close();
   });
@@ -308,7 +369,8 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     const page = await openPage('light');
     await page.goto(ui('#/runs'));
     await heading(page, 'Runs');
-    const background = (): Promise<string> => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = (): Promise<string> =>
+      page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await background()).toBe('rgb(255, 255, 255)');
     await page.locator('#theme-toggle').click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
@@ -338,7 +400,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     const darkSystem = await openPage('dark');
     await darkSystem.goto(ui('#/agents'));
     await heading(darkSystem, 'Agents');
-    expect(await darkSystem.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
+    expect(await darkSystem.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+      'rgb(13, 17, 23)',
+    );
     expect(await darkSystem.locator('#theme-toggle').getAttribute('aria-pressed')).toBe('true');
     await shot(darkSystem, 'agents-dark');
     await darkSystem.close();
@@ -363,7 +427,9 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await heading(page, 'Runs');
       await page.locator('tr[data-run-id]').first().waitFor();
-      const stream = dashboard.requests.slice(before).find((r) => r.url.startsWith('/api/v1/runs/stream'));
+      const stream = dashboard.requests
+        .slice(before)
+        .find((r) => r.url.startsWith('/api/v1/runs/stream'));
       expect(stream?.authorization).toBe(`Bearer ${API_KEY}`);
       expect(await page.evaluate(() => sessionStorage.getItem('junction.apiKey'))).toBe(API_KEY);
       expect(await page.evaluate(() => Object.keys(localStorage))).not.toContain('junction.apiKey');
@@ -385,10 +451,14 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.goto(`${viewer.origin}/`);
     await heading(page, 'Traces');
     expect(await page.locator('nav a').allTextContents()).toEqual(['Traces']);
-    expect(await page.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe(`${dashboard.origin}/ui/`);
-    expect(await page.locator(`tr[data-trace-id="${TRACE_ID}"] a`, { hasText: '12' }).getAttribute('href')).toBe(
-      `${dashboard.origin}/ui/#/runs/12`,
+    expect(await page.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe(
+      `${dashboard.origin}/ui/`,
     );
+    expect(
+      await page
+        .locator(`tr[data-trace-id="${TRACE_ID}"] a`, { hasText: '12' })
+        .getAttribute('href'),
+    ).toBe(`${dashboard.origin}/ui/#/runs/12`);
     await shot(page, 'viewer-traces');
     await page.locator(`tr[data-trace-id="${TRACE_ID}"] a`).first().click();
     await heading(page, 'Trace a1b2c3d4…');

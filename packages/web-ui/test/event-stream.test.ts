@@ -92,7 +92,11 @@ describe('followEventStream', () => {
       ['runs', '{"n":2}'],
       ['runs', '{"n":3}'],
     ]);
-    expect(authSeen.slice(-3)).toEqual(['Bearer sk-stream', 'Bearer sk-stream', 'Bearer sk-stream']);
+    expect(authSeen.slice(-3)).toEqual([
+      'Bearer sk-stream',
+      'Bearer sk-stream',
+      'Bearer sk-stream',
+    ]);
     expect(states.slice(0, 4)).toEqual(['connecting', 'live', 'reconnecting', 'live']);
   });
 
@@ -168,7 +172,11 @@ describe('ApiClient', () => {
   });
 
   it('turns an error answer into ApiError with its code, message and details', async () => {
-    const api = new ApiClient({ keys: storageKeyStore(memoryStorage()), onUnauthorized: () => undefined, origin });
+    const api = new ApiClient({
+      keys: storageKeyStore(memoryStorage()),
+      onUnauthorized: () => undefined,
+      origin,
+    });
     const err = await api.get('/api/v1/runs/404').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
@@ -184,7 +192,10 @@ describe('ApiClient', () => {
     const keys = storageKeyStore(memoryStorage());
     const calls: boolean[] = [];
     const api = new ApiClient({ keys, onUnauthorized: (hadKey) => calls.push(hadKey), origin });
-    await expect(api.get('/locked')).rejects.toMatchObject({ status: 401, message: 'Send the API key.' });
+    await expect(api.get('/locked')).rejects.toMatchObject({
+      status: 401,
+      message: 'Send the API key.',
+    });
     keys.set('wrong');
     await expect(api.get('/locked')).rejects.toMatchObject({ status: 401 });
     expect(calls).toEqual([false, true]);
@@ -196,6 +207,9 @@ describe('ApiClient', () => {
       onUnauthorized: () => undefined,
       origin: 'http://127.0.0.1:9',
     });
-    await expect(api.get('/api/v1/runs')).rejects.toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+    await expect(api.get('/api/v1/runs')).rejects.toMatchObject({
+      status: 0,
+      code: 'NETWORK_ERROR',
+    });
   });
 });

@@ -47,7 +47,11 @@ describe('links', () => {
   const base = { version: '1', viewer_url: null, dashboard_url: null };
 
   it('links runs and traces inside the dashboard, and to the viewer when it has an address', () => {
-    const links = createLinks({ ...base, mode: 'dashboard', viewer_url: 'http://127.0.0.1:16686/' });
+    const links = createLinks({
+      ...base,
+      mode: 'dashboard',
+      viewer_url: 'http://127.0.0.1:16686/',
+    });
     expect(links.run(12)).toBe('#/runs/12');
     expect(links.trace('abc')).toBe('#/traces/abc');
     expect(links.viewerTrace('abc')).toBe('http://127.0.0.1:16686/#/traces/abc');
@@ -70,7 +74,9 @@ describe('links', () => {
 describe('trace search query', () => {
   it('turns the time range into since and passes only known statuses', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
-    expect(traceQuery({ range: '1h', status: 'error', service: 'junction', run_id: '12' }, now)).toEqual({
+    expect(
+      traceQuery({ range: '1h', status: 'error', service: 'junction', run_id: '12' }, now),
+    ).toEqual({
       service: 'junction',
       operation: undefined,
       run_id: '12',
@@ -78,7 +84,10 @@ describe('trace search query', () => {
       since: '2026-01-01T11:00:00.000Z',
       limit: 50,
     });
-    expect(traceQuery({ status: 'weird' }, now)).toMatchObject({ status: undefined, since: undefined });
+    expect(traceQuery({ status: 'weird' }, now)).toMatchObject({
+      status: undefined,
+      since: undefined,
+    });
   });
 });
 
@@ -95,7 +104,13 @@ describe('parseVariables', () => {
       ok: false,
       message: 'Variables line 2 has no "=": write KEY=value.',
     });
-    expect(parseVariables('=x')).toMatchObject({ ok: false, message: expect.stringContaining('line 1') });
-    expect(parseVariables('a=1\na=2')).toMatchObject({ ok: false, message: expect.stringContaining('twice') });
+    expect(parseVariables('=x')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('line 1'),
+    });
+    expect(parseVariables('a=1\na=2')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('twice'),
+    });
   });
 });

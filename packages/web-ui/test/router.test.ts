@@ -39,15 +39,22 @@ describe('parseHash', () => {
   });
 
   it('decodes an encoded id segment and ignores a trailing slash', () => {
-    expect(parseHash('#/approvals/a%2Fb/', 'dashboard')).toMatchObject({ page: 'approval', id: 'a/b' });
+    expect(parseHash('#/approvals/a%2Fb/', 'dashboard')).toMatchObject({
+      page: 'approval',
+      id: 'a/b',
+    });
   });
 
-  it.each(['#/runs/abc', '#/runs/0', '#/runs/12/extra', '#/nowhere', '#/workflow-runs', '#/approvals/%E0%A4%A'])(
-    '%s is not found',
-    (hash) => {
-      expect(parseHash(hash, 'dashboard').page).toBe('not-found');
-    },
-  );
+  it.each([
+    '#/runs/abc',
+    '#/runs/0',
+    '#/runs/12/extra',
+    '#/nowhere',
+    '#/workflow-runs',
+    '#/approvals/%E0%A4%A',
+  ])('%s is not found', (hash) => {
+    expect(parseHash(hash, 'dashboard').page).toBe('not-found');
+  });
 
   it('has only the trace pages in the viewer', () => {
     expect(parseHash('#/runs/12', 'viewer').page).toBe('not-found');
@@ -58,9 +65,9 @@ describe('parseHash', () => {
 
 describe('routeHash', () => {
   it('builds a hash with the non-empty filters', () => {
-    expect(routeHash('/runs', { status: 'error', agent: '', environment: undefined, limit: 5 })).toBe(
-      '#/runs?status=error&limit=5',
-    );
+    expect(
+      routeHash('/runs', { status: 'error', agent: '', environment: undefined, limit: 5 }),
+    ).toBe('#/runs?status=error&limit=5');
     expect(routeHash('/runs')).toBe('#/runs');
   });
 

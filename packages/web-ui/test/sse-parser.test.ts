@@ -35,7 +35,9 @@ describe('SseParser', () => {
   it('joins multi-line data with newlines and keeps an event pending until the blank line', () => {
     const parser = new SseParser();
     expect(parser.push('data: first\ndata:second\ndata\n')).toEqual([]);
-    expect(parser.push('\n')).toEqual([{ event: 'message', data: 'first\nsecond\n', id: undefined }]);
+    expect(parser.push('\n')).toEqual([
+      { event: 'message', data: 'first\nsecond\n', id: undefined },
+    ]);
   });
 
   it('accepts CRLF and CR line ends, including a CRLF split between two chunks', () => {
@@ -73,6 +75,8 @@ describe('SseParser', () => {
     const parser = new SseParser();
     parser.push('event: runs\ndata: {"runs":');
     parser.reset();
-    expect(parser.push('data: fresh\n\n')).toEqual([{ event: 'message', data: 'fresh', id: undefined }]);
+    expect(parser.push('data: fresh\n\n')).toEqual([
+      { event: 'message', data: 'fresh', id: undefined },
+    ]);
   });
 });

@@ -7,7 +7,13 @@ import { layoutWaterfall, type SpanTiming } from '../app/waterfall-layout.js';
 const T0 = 1_700_000_000_000_000; // microseconds
 
 function span(id: string, parent: string | null, startMs: number, durationMs: number): SpanTiming {
-  return { span_id: id, parent_span_id: parent, name: id, start_us: T0 + startMs * 1000, duration_ms: durationMs };
+  return {
+    span_id: id,
+    parent_span_id: parent,
+    name: id,
+    start_us: T0 + startMs * 1000,
+    duration_ms: durationMs,
+  };
 }
 
 describe('layoutWaterfall', () => {
@@ -63,12 +69,17 @@ describe('layoutWaterfall', () => {
   });
 
   it('gives a zero-length trace full-width bars and an empty trace no rows', () => {
-    expect(layoutWaterfall([span('x', null, 0, 0)]).rows[0]).toMatchObject({ offsetPct: 0, widthPct: 100 });
+    expect(layoutWaterfall([span('x', null, 0, 0)]).rows[0]).toMatchObject({
+      offsetPct: 0,
+      widthPct: 100,
+    });
     expect(layoutWaterfall([])).toEqual({ rows: [], startUs: 0, durationMs: 0 });
   });
 
   it('keeps deep traces in order without recursion limits', () => {
-    const spans = Array.from({ length: 5000 }, (_, i) => span(`s${i}`, i === 0 ? null : `s${i - 1}`, i, 1));
+    const spans = Array.from({ length: 5000 }, (_, i) =>
+      span(`s${i}`, i === 0 ? null : `s${i - 1}`, i, 1),
+    );
     const { rows } = layoutWaterfall(spans);
     expect(rows[4999]).toMatchObject({ depth: 4999 });
   });

@@ -6,6 +6,7 @@ import {
   approvalSigningKey,
   approvalToken,
   decideApproval,
+  workflowTraceParent,
   startWorkflowRun,
   verifyApprovalToken,
 } from '../src/index.js';
@@ -98,6 +99,15 @@ describe('human approval', () => {
     });
     const ended = await h.waitFor(runId);
     expect(ended).toMatchObject({ status: 'completed', output: { deployed: true } });
+    // The advance before the approval and the one after it are in one trace (issue 19).
+    const advances = h.tracing
+      .memoryExporter!.getFinishedSpans()
+      .filter(
+        (span) => span.name === 'workflow.run' && span.attributes['workflow.run_id'] === runId,
+      );
+    expect(advances.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(advances.map((span) => span.spanContext().traceId)).size).toBe(1);
+    expect(advances[0]!.spanContext().traceId).toBe(workflowTraceParent(ended).split('-')[1]);
     const steps = await h.store.workflowSteps.list(runId);
     expect(steps[0]).toMatchObject({
       stepName: 'ask',

@@ -36,7 +36,9 @@ export async function renderAgent(ctx: PageContext, root: HTMLElement): Promise<
         )
         .catch((err: unknown) => {
           ctx.showError(err);
-          fillRows(runsTable.tbody, runColumns(ctx.links, { agent: false }), [], { empty: 'Runs could not be read.' });
+          fillRows(runsTable.tbody, runColumns(ctx.links, { agent: false }), [], {
+            empty: 'Runs could not be read.',
+          });
         }),
     ]);
 
@@ -71,7 +73,11 @@ export async function renderAgent(ctx: PageContext, root: HTMLElement): Promise<
       section(
         'Last runs',
         runsTable.wrap,
-        h('p', null, h('a', { href: routeHash('/runs', { agent: agent.name }) }, `All runs of ${agent.name}`)),
+        h(
+          'p',
+          null,
+          h('a', { href: routeHash('/runs', { agent: agent.name }) }, `All runs of ${agent.name}`),
+        ),
       ),
     );
   });

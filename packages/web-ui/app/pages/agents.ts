@@ -21,7 +21,9 @@ export function scheduleCell(agent: Agent, schedule: Schedule | undefined): Node
     null,
     h('code', null, cron),
     enabled ? null : ' (disabled)',
-    enabled && schedule?.next_run_at ? [h('br'), h('span', { class: 'muted' }, 'next ', time(schedule.next_run_at))] : null,
+    enabled && schedule?.next_run_at
+      ? [h('br'), h('span', { class: 'muted' }, 'next ', time(schedule.next_run_at))]
+      : null,
   );
 }
 
@@ -36,7 +38,9 @@ export async function agentSchedules(
       { kind: 'agent', limit: 1000, ...query },
       ctx.signal,
     );
-    return new Map(list.items.filter((s) => s.agent_id !== null).map((s) => [s.agent_id as number, s]));
+    return new Map(
+      list.items.filter((s) => s.agent_id !== null).map((s) => [s.agent_id as number, s]),
+    );
   } catch {
     return new Map();
   }
@@ -53,9 +57,15 @@ export async function renderAgents(ctx: PageContext, root: HTMLElement): Promise
     const { wrap } = dataTable<Agent>({
       caption: 'Agents',
       columns: [
-        { header: 'Name', cell: (a) => h('a', { href: routeHash(idPath('agents', a.id)) }, a.name) },
+        {
+          header: 'Name',
+          cell: (a) => h('a', { href: routeHash(idPath('agents', a.id)) }, a.name),
+        },
         { header: 'Environment', cell: (a) => a.environment },
-        { header: 'Model', cell: (a) => a.model ?? h('span', { class: 'muted' }, 'configured default') },
+        {
+          header: 'Model',
+          cell: (a) => a.model ?? h('span', { class: 'muted' }, 'configured default'),
+        },
         { header: 'Tools', cell: (a) => String(a.tools.length), numeric: true },
         { header: 'Schedule', cell: (a) => scheduleCell(a, schedules.get(a.id)) },
         {
@@ -63,7 +73,11 @@ export async function renderAgents(ctx: PageContext, root: HTMLElement): Promise
           cell: (a) =>
             h(
               'a',
-              { href: newRunHash(a), class: 'button small', 'aria-label': `Run ${a.name} (${a.environment})` },
+              {
+                href: newRunHash(a),
+                class: 'button small',
+                'aria-label': `Run ${a.name} (${a.environment})`,
+              },
               'Run',
             ),
         },

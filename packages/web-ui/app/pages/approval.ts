@@ -14,7 +14,12 @@ function decisionForm(
   approval: Approval,
   decided: (approval: Approval) => void,
 ): HTMLElement {
-  const comment = h('textarea', { id: 'approval-comment', name: 'comment', rows: 3, maxlength: 4000 });
+  const comment = h('textarea', {
+    id: 'approval-comment',
+    name: 'comment',
+    rows: 3,
+    maxlength: 4000,
+  });
   // When the approval names its approvers the server needs one of them; otherwise it is optional.
   const approver =
     approval.approvers.length > 0
@@ -23,7 +28,12 @@ function decisionForm(
           approval.approvers.map((a) => ({ value: a, label: a })),
           approval.approvers[0],
         )
-      : h('input', { id: 'approval-approver', name: 'approver', type: 'text', autocomplete: 'username' });
+      : h('input', {
+          id: 'approval-approver',
+          name: 'approver',
+          type: 'text',
+          autocomplete: 'username',
+        });
   const buttons: HTMLButtonElement[] = [];
   const decide = async (decision: Decision): Promise<void> => {
     for (const b of buttons) b.disabled = true;
@@ -60,14 +70,26 @@ function decisionForm(
     }
   };
   buttons.push(
-    h('button', { type: 'button', class: 'primary', onclick: () => void decide('approve') }, 'Approve'),
-    h('button', { type: 'button', class: 'danger', onclick: () => void decide('reject') }, 'Reject'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', onclick: () => void decide('approve') },
+      'Approve',
+    ),
+    h(
+      'button',
+      { type: 'button', class: 'danger', onclick: () => void decide('reject') },
+      'Reject',
+    ),
   );
   return h(
     'form',
     { class: 'card decision', 'aria-label': 'Decide', onsubmit: (e: Event) => e.preventDefault() },
     field(approval.approvers.length > 0 ? 'Approver' : 'Approver (optional)', approver),
-    field('Comment', comment, 'Optional. Sent as the comment when approving, as the reason when rejecting.'),
+    field(
+      'Comment',
+      comment,
+      'Optional. Sent as the comment when approving, as the reason when rejecting.',
+    ),
     h('div', { class: 'actions' }, buttons),
   );
 }
@@ -88,10 +110,17 @@ function view(ctx: PageContext, approval: Approval, root: HTMLElement): void {
         ['Status', status],
         [
           'Workflow run',
-          h('a', { href: routeHash(idPath('workflow-runs', approval.workflow_run_id)) }, `Workflow run ${approval.workflow_run_id}`),
+          h(
+            'a',
+            { href: routeHash(idPath('workflow-runs', approval.workflow_run_id)) },
+            `Workflow run ${approval.workflow_run_id}`,
+          ),
         ],
         ['Step', h('code', null, approval.step_name)],
-        ['Approvers', approval.approvers.length > 0 ? approval.approvers.join(', ') : 'anyone with an API key'],
+        [
+          'Approvers',
+          approval.approvers.length > 0 ? approval.approvers.join(', ') : 'anyone with an API key',
+        ],
         ['Created', time(approval.created_at)],
         ['Expires', time(approval.expires_at)],
         approval.decided_at !== null && ['Decided', time(approval.decided_at)],
@@ -109,7 +138,12 @@ export async function renderApproval(ctx: PageContext, root: HTMLElement): Promi
   const id = ctx.route.id ?? '';
   const body = h('div', null, h('p', { class: 'muted loading' }, 'Loading…'));
   root.append(
-    h('div', { class: 'page-head' }, pageHeading(`Approval ${id}`), h('a', { href: routeHash('/approvals') }, 'All approvals')),
+    h(
+      'div',
+      { class: 'page-head' },
+      pageHeading(`Approval ${id}`),
+      h('a', { href: routeHash('/approvals') }, 'All approvals'),
+    ),
     body,
   );
   await guarded(ctx, async () => {

@@ -42,23 +42,37 @@ export async function renderApprovals(ctx: PageContext, root: HTMLElement): Prom
         columns: [
           {
             header: 'Approval',
-            cell: (a) => h('a', { href: routeHash(idPath('approvals', a.approval_id)) }, a.approval_id),
+            cell: (a) =>
+              h('a', { href: routeHash(idPath('approvals', a.approval_id)) }, a.approval_id),
           },
           { header: 'Status', cell: (a) => badge(a.status) },
-          { header: 'Message', cell: (a) => h('span', { title: a.message }, truncate(a.message, 90)) },
+          {
+            header: 'Message',
+            cell: (a) => h('span', { title: a.message }, truncate(a.message, 90)),
+          },
           { header: 'Step', cell: (a) => h('code', null, a.step_name) },
           {
             header: 'Workflow run',
-            cell: (a) => h('a', { href: routeHash(idPath('workflow-runs', a.workflow_run_id)) }, String(a.workflow_run_id)),
+            cell: (a) =>
+              h(
+                'a',
+                { href: routeHash(idPath('workflow-runs', a.workflow_run_id)) },
+                String(a.workflow_run_id),
+              ),
             numeric: true,
           },
-          { header: 'Approvers', cell: (a) => (a.approvers.length > 0 ? a.approvers.join(', ') : 'anyone') },
+          {
+            header: 'Approvers',
+            cell: (a) => (a.approvers.length > 0 ? a.approvers.join(', ') : 'anyone'),
+          },
           { header: 'Created', cell: (a) => time(a.created_at) },
           { header: 'Expires', cell: (a) => time(a.expires_at) },
         ],
         rows: list.approvals,
         rowAttrs: (a) => ({ 'data-approval-id': a.approval_id, 'data-status': a.status }),
-        empty: ctx.route.query.status ? `No ${ctx.route.query.status} approvals.` : 'No approvals yet.',
+        empty: ctx.route.query.status
+          ? `No ${ctx.route.query.status} approvals.`
+          : 'No approvals yet.',
       }).wrap,
     );
   });

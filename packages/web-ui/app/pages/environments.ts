@@ -16,7 +16,12 @@ function tools(server: McpServer): HTMLElement | string {
       'ul',
       null,
       server.tools.map((t) =>
-        h('li', null, h('code', null, t.name), t.description ? h('span', { class: 'muted' }, ` — ${t.description}`) : null),
+        h(
+          'li',
+          null,
+          h('code', null, t.name),
+          t.description ? h('span', { class: 'muted' }, ` — ${t.description}`) : null,
+        ),
       ),
     ),
   );
@@ -30,7 +35,10 @@ function serverTable(env: string, servers: readonly McpServer[]): HTMLElement {
       { header: 'Transport', cell: (s) => s.transport },
       { header: 'Status', cell: (s) => badge(s.status) },
       { header: 'Last synced', cell: (s) => time(s.last_synced_at) },
-      { header: 'Error', cell: (s) => (s.error ? h('span', { class: 'error-text' }, s.error) : '—') },
+      {
+        header: 'Error',
+        cell: (s) => (s.error ? h('span', { class: 'error-text' }, s.error) : '—'),
+      },
       { header: 'Tools', cell: tools },
     ],
     rows: servers,
@@ -43,7 +51,11 @@ export async function renderEnvironments(ctx: PageContext, root: HTMLElement): P
   const body = h('div', null, h('p', { class: 'muted loading' }, 'Loading…'));
   root.append(h('div', { class: 'page-head' }, pageHeading('Environments')), body);
   await guarded(ctx, async () => {
-    const list = await ctx.api.get<EnvironmentList>('/api/v1/environments', { limit: 1000 }, ctx.signal);
+    const list = await ctx.api.get<EnvironmentList>(
+      '/api/v1/environments',
+      { limit: 1000 },
+      ctx.signal,
+    );
     const servers = await Promise.allSettled(
       list.items.map((env) =>
         ctx.api.get<McpServerList>('/api/v1/mcp-servers', { environment: env.name }, ctx.signal),
@@ -52,7 +64,10 @@ export async function renderEnvironments(ctx: PageContext, root: HTMLElement): P
     const serverSections = list.items.map((env, i) => {
       const result = servers[i];
       if (result?.status === 'fulfilled') {
-        return section(`MCP servers · ${env.name}`, serverTable(env.name, result.value.mcp_servers));
+        return section(
+          `MCP servers · ${env.name}`,
+          serverTable(env.name, result.value.mcp_servers),
+        );
       }
       const err = result?.reason;
       return section(

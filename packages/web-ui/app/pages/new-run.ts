@@ -11,9 +11,12 @@ export async function renderNewRun(ctx: PageContext, root: HTMLElement): Promise
   const body = h('div', null, h('p', { class: 'muted loading' }, 'Loading…'));
   root.append(h('div', { class: 'page-head' }, pageHeading('New run')), body);
   await guarded(ctx, async () => {
-    const agents = (await ctx.api.get<AgentList>('/api/v1/agents', { limit: 1000 }, ctx.signal)).items;
+    const agents = (await ctx.api.get<AgentList>('/api/v1/agents', { limit: 1000 }, ctx.signal))
+      .items;
     if (agents.length === 0) {
-      body.replaceChildren(h('p', null, 'No agents yet: add agent files to an environment and sync it.'));
+      body.replaceChildren(
+        h('p', null, 'No agents yet: add agent files to an environment and sync it.'),
+      );
       return;
     }
     const names = [...new Set(agents.map((a) => a.name))].sort((a, b) => a.localeCompare(b));

@@ -31,7 +31,11 @@ function actions(ctx: PageContext, run: RunDetail): HTMLElement {
   }
   if (run.trace_id) {
     items.push(
-      h('a', { href: ctx.links.trace(run.trace_id), class: 'button', 'data-trace-link': '' }, 'Trace'),
+      h(
+        'a',
+        { href: ctx.links.trace(run.trace_id), class: 'button', 'data-trace-link': '' },
+        'Trace',
+      ),
     );
     const viewer = ctx.links.viewerTrace(run.trace_id);
     if (viewer) items.push(h('a', { href: viewer }, 'Open in trace viewer'));
@@ -43,7 +47,11 @@ async function cancel(ctx: PageContext, run: Run, button: HTMLButtonElement): Pr
   button.disabled = true;
   button.textContent = 'Cancelling…';
   try {
-    const answer = await ctx.api.post<Run>(`/api/v1/runs/${run.run_id}/cancel`, undefined, ctx.signal);
+    const answer = await ctx.api.post<Run>(
+      `/api/v1/runs/${run.run_id}/cancel`,
+      undefined,
+      ctx.signal,
+    );
     ctx.announce(
       answer.status === 'cancelled'
         ? `Run ${run.run_id} cancelled.`
@@ -66,10 +74,19 @@ function view(ctx: PageContext, run: RunDetail): Node {
       'Summary',
       facts([
         ['Status', badge(run.status, { 'data-run-status': run.status })],
-        ['Agent', link(run.agent_id !== null ? routeHash(idPath('agents', run.agent_id)) : null, run.agent_name)],
+        [
+          'Agent',
+          link(
+            run.agent_id !== null ? routeHash(idPath('agents', run.agent_id)) : null,
+            run.agent_name,
+          ),
+        ],
         ['Source', run.source],
         ['Model', run.model ?? '—'],
-        run.parent_run_id !== null && ['Parent run', link(ctx.links.run(run.parent_run_id), `Run ${run.parent_run_id}`)],
+        run.parent_run_id !== null && [
+          'Parent run',
+          link(ctx.links.run(run.parent_run_id), `Run ${run.parent_run_id}`),
+        ],
         ['Steps', formatCount(run.steps_taken)],
         ['Tokens', `${formatCount(run.input_tokens)} in · ${formatCount(run.output_tokens)} out`],
         ['Cost', formatCost(run.cost_usd)],
@@ -87,7 +104,11 @@ function view(ctx: PageContext, run: RunDetail): Node {
           'Final response',
           run.final_response !== null
             ? h('div', { class: 'prose' }, run.final_response)
-            : h('p', { class: 'muted' }, ENDED.has(run.status) ? 'No response.' : 'Not finished yet.'),
+            : h(
+                'p',
+                { class: 'muted' },
+                ENDED.has(run.status) ? 'No response.' : 'Not finished yet.',
+              ),
         ),
     variables.length > 0
       ? section(
@@ -116,7 +137,12 @@ export async function renderRun(ctx: PageContext, root: HTMLElement): Promise<vo
   const id = Number(ctx.route.id);
   const body = h('div', { class: 'run-body' }, h('p', { class: 'muted loading' }, 'Loading…'));
   root.append(
-    h('div', { class: 'page-head' }, pageHeading(`Run ${id}`), h('a', { href: routeHash('/runs') }, 'All runs')),
+    h(
+      'div',
+      { class: 'page-head' },
+      pageHeading(`Run ${id}`),
+      h('a', { href: routeHash('/runs') }, 'All runs'),
+    ),
     body,
   );
   const previous: { json: string | undefined } = { json: undefined };

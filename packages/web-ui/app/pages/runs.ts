@@ -1,7 +1,16 @@
 // Runs: the live list (GET /api/v1/runs/stream, read with fetch so the key goes along) with
 // status, agent and environment filters in the hash (`#/runs?status=error&agent=x`).
 import { ApiError } from '../api.js';
-import { badge, dataTable, field, fillRows, link, select, time, type Column } from '../components.js';
+import {
+  badge,
+  dataTable,
+  field,
+  fillRows,
+  link,
+  select,
+  time,
+  type Column,
+} from '../components.js';
 import { h } from '../dom.js';
 import { followEventStream, type StreamState } from '../event-stream.js';
 import { formatCost, formatCount, formatDuration } from '../format.js';
@@ -95,7 +104,8 @@ function filterForm(ctx: PageContext, envNames: HTMLSelectElement): HTMLFormElem
 
 export async function renderRuns(ctx: PageContext, root: HTMLElement): Promise<void> {
   const q = ctx.route.query;
-  const filters = { status: q.status, agent: q.agent, environment: q.environment, limit: 50 };
+  // Only the filters: the stream and the list then both answer their default page.
+  const filters = { status: q.status, agent: q.agent, environment: q.environment };
   const live = h(
     'span',
     { class: 'live', 'data-live': 'off', role: 'status', 'aria-atomic': 'true' },
@@ -162,7 +172,9 @@ export async function renderRuns(ctx: PageContext, root: HTMLElement): Promise<v
     if (focusedRun) tbody.querySelector<HTMLElement>(`[data-run-id="${focusedRun}"] a`)?.focus();
     for (const r of runs) seen.add(r.run_id);
     if (fresh.length > 0) {
-      ctx.announce(fresh.length === 1 ? `New run ${fresh[0]?.run_id}.` : `${fresh.length} new runs.`);
+      ctx.announce(
+        fresh.length === 1 ? `New run ${fresh[0]?.run_id}.` : `${fresh.length} new runs.`,
+      );
     }
     first = false;
   };
@@ -184,7 +196,7 @@ export async function renderRuns(ctx: PageContext, root: HTMLElement): Promise<v
     },
     onState: (state) => {
       setLive(state);
-      if (state === 'unauthorized') ctx.api.unauthorized();
+      if (state === 'unauthorized' && !ctx.signal.aborted) ctx.api.unauthorized();
       if (state === 'unavailable') unavailable = true;
     },
   });

@@ -29,7 +29,10 @@ export async function renderSchedules(ctx: PageContext, root: HTMLElement): Prom
           { header: 'Kind', cell: (s) => s.kind },
           {
             header: 'Cron',
-            cell: (s) => [h('code', null, s.cron), s.timezone ? h('span', { class: 'muted' }, ` ${s.timezone}`) : null],
+            cell: (s) => [
+              h('code', null, s.cron),
+              s.timezone ? h('span', { class: 'muted' }, ` ${s.timezone}`) : null,
+            ],
           },
           { header: 'Next fire', cell: (s) => time(s.next_run_at) },
           { header: 'Enabled', cell: (s) => badge(s.enabled ? 'enabled' : 'disabled') },
@@ -42,7 +45,9 @@ export async function renderSchedules(ctx: PageContext, root: HTMLElement): Prom
                     'span',
                     { class: 'inline-list' },
                     time(s.last_run_at),
-                    s.last_outcome ? badge(s.last_outcome, s.last_error ? { title: s.last_error } : {}) : null,
+                    s.last_outcome
+                      ? badge(s.last_outcome, s.last_error ? { title: s.last_error } : {})
+                      : null,
                   )
                 : '—',
           },
@@ -53,12 +58,17 @@ export async function renderSchedules(ctx: PageContext, root: HTMLElement): Prom
                 ? '—'
                 : s.kind === 'agent'
                   ? link(ctx.links.run(s.last_run_id), String(s.last_run_id))
-                  : h('a', { href: routeHash(idPath('workflow-runs', s.last_run_id)) }, String(s.last_run_id)),
+                  : h(
+                      'a',
+                      { href: routeHash(idPath('workflow-runs', s.last_run_id)) },
+                      String(s.last_run_id),
+                    ),
             numeric: true,
           },
         ],
         rows: list.items,
-        empty: 'No schedules: give an agent or workflow a cron, or set one with POST /api/v1/schedules.',
+        empty:
+          'No schedules: give an agent or workflow a cron, or set one with POST /api/v1/schedules.',
       }).wrap,
     );
   });

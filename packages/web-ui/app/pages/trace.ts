@@ -44,16 +44,29 @@ export async function renderTrace(ctx: PageContext, root: HTMLElement): Promise<
           ['Started', time(root0?.start_time)],
           ['Duration', formatDuration(durationMs)],
           ['Spans', String(trace.spans.length)],
-          ['Errors', errors > 0 ? h('span', { class: 'error-text' }, `${errors} error${errors === 1 ? '' : 's'}`) : '0'],
+          [
+            'Errors',
+            errors > 0
+              ? h('span', { class: 'error-text' }, `${errors} error${errors === 1 ? '' : 's'}`)
+              : '0',
+          ],
           runIds.length > 0 && [
             runIds.length === 1 ? 'Run' : 'Runs',
-            h('span', { class: 'inline-list' }, runIds.map((id) => link(ctx.links.run(id), `Run ${id}`))),
+            h(
+              'span',
+              { class: 'inline-list' },
+              runIds.map((id) => link(ctx.links.run(id), `Run ${id}`)),
+            ),
           ],
         ]),
       ),
       section(
         'Spans',
-        h('p', { class: 'muted small' }, 'Select a span (click, Enter or Space) to see its attributes, events and error.'),
+        h(
+          'p',
+          { class: 'muted small' },
+          'Select a span (click, Enter or Space) to see its attributes, events and error.',
+        ),
         renderWaterfall(layout, ctx.links),
       ),
     );

@@ -15,7 +15,9 @@ function searchForm(ctx: PageContext, services: TraceServices['services']): HTML
     [
       { value: '', label: 'Any service' },
       ...services.map((s) => ({ value: s.name, label: s.name })),
-      ...(q.service && !services.some((s) => s.name === q.service) ? [{ value: q.service, label: q.service }] : []),
+      ...(q.service && !services.some((s) => s.name === q.service)
+        ? [{ value: q.service, label: q.service }]
+        : []),
     ],
     q.service,
   );
@@ -79,7 +81,11 @@ function searchForm(ctx: PageContext, services: TraceServices['services']): HTML
     field('Run ID', runId),
     field('Status', status),
     field('Time range', range),
-    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Find traces')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: 'primary' }, 'Find traces'),
+    ),
   );
 }
 
@@ -96,7 +102,11 @@ export async function renderTraces(ctx: PageContext, root: HTMLElement): Promise
         return [];
       });
     formSlot.replaceChildren(searchForm(ctx, services));
-    const list = await ctx.api.get<TraceList>('/api/v1/traces', traceQuery(ctx.route.query, Date.now()), ctx.signal);
+    const list = await ctx.api.get<TraceList>(
+      '/api/v1/traces',
+      traceQuery(ctx.route.query, Date.now()),
+      ctx.signal,
+    );
     body.replaceChildren(
       dataTable<TraceSummary>({
         caption: 'Traces found',
@@ -114,7 +124,9 @@ export async function renderTraces(ctx: PageContext, root: HTMLElement): Promise
           {
             header: 'Service',
             cell: (t) =>
-              t.services.length > 1 ? `${t.root_service} (+${t.services.length - 1})` : t.root_service,
+              t.services.length > 1
+                ? `${t.root_service} (+${t.services.length - 1})`
+                : t.root_service,
           },
           { header: 'Started', cell: (t) => time(t.start_time) },
           { header: 'Duration', cell: (t) => formatDuration(t.duration_ms), numeric: true },

@@ -34,39 +34,39 @@ function timeline(ctx: PageContext, steps: readonly WorkflowStep[]): HTMLElement
         : h('span', { class: 'muted small' }, 'not started'),
     );
   return dataTable<{ step: WorkflowStep; bar: Bar | null }>({
-      caption: 'Step attempts in the order they began',
-      columns: [
-        { header: 'Step', cell: ({ step }) => h('code', { title: step.path }, step.name) },
-        { header: 'Type', cell: ({ step }) => step.type },
-        { header: 'Try', cell: ({ step }) => String(step.attempt), numeric: true },
-        { header: 'Status', cell: ({ step }) => badge(step.status) },
-        { header: 'Started', cell: ({ step }) => time(step.started_at) },
-        {
-          header: 'Duration',
-          cell: ({ step }) => formatDuration(between(step.started_at, step.completed_at)),
-          numeric: true,
-        },
-        {
-          header: axisLength > 0 ? `Timeline (${formatDuration(axisLength)})` : 'Timeline',
-          cell: ({ bar, step }) => barCell(bar, step.status),
-        },
-        {
-          header: 'Links',
-          cell: ({ step }) =>
-            h(
-              'span',
-              { class: 'inline-list' },
-              step.run_id !== null ? link(ctx.links.run(step.run_id), `Run ${step.run_id}`) : null,
-              step.approval_id !== null
-                ? h('a', { href: routeHash(idPath('approvals', step.approval_id)) }, 'Approval')
-                : null,
-            ),
-        },
-      ],
-      rows,
-      empty: 'No step has started yet.',
-      attrs: { class: 'timeline-table' },
-    }).wrap;
+    caption: 'Step attempts in the order they began',
+    columns: [
+      { header: 'Step', cell: ({ step }) => h('code', { title: step.path }, step.name) },
+      { header: 'Type', cell: ({ step }) => step.type },
+      { header: 'Try', cell: ({ step }) => String(step.attempt), numeric: true },
+      { header: 'Status', cell: ({ step }) => badge(step.status) },
+      { header: 'Started', cell: ({ step }) => time(step.started_at) },
+      {
+        header: 'Duration',
+        cell: ({ step }) => formatDuration(between(step.started_at, step.completed_at)),
+        numeric: true,
+      },
+      {
+        header: axisLength > 0 ? `Timeline (${formatDuration(axisLength)})` : 'Timeline',
+        cell: ({ bar, step }) => barCell(bar, step.status),
+      },
+      {
+        header: 'Links',
+        cell: ({ step }) =>
+          h(
+            'span',
+            { class: 'inline-list' },
+            step.run_id !== null ? link(ctx.links.run(step.run_id), `Run ${step.run_id}`) : null,
+            step.approval_id !== null
+              ? h('a', { href: routeHash(idPath('approvals', step.approval_id)) }, 'Approval')
+              : null,
+          ),
+      },
+    ],
+    rows,
+    empty: 'No step has started yet.',
+    attrs: { class: 'timeline-table' },
+  }).wrap;
 }
 
 function view(ctx: PageContext, detail: WorkflowRunDetail): Node {
@@ -78,7 +78,10 @@ function view(ctx: PageContext, detail: WorkflowRunDetail): Node {
       'Summary',
       facts([
         ['Status', badge(run.status)],
-        ['Workflow', h('a', { href: routeHash(idPath('workflows', run.workflow_id)) }, run.workflow_name)],
+        [
+          'Workflow',
+          h('a', { href: routeHash(idPath('workflows', run.workflow_id)) }, run.workflow_name),
+        ],
         ['Current step', run.current_step ? h('code', null, run.current_step) : '—'],
         ['Source', run.source ?? '—'],
         ['Created', time(run.created_at)],
@@ -97,7 +100,8 @@ function view(ctx: PageContext, detail: WorkflowRunDetail): Node {
             columns: [
               {
                 header: 'Approval',
-                cell: (a) => h('a', { href: routeHash(idPath('approvals', a.approval_id)) }, a.approval_id),
+                cell: (a) =>
+                  h('a', { href: routeHash(idPath('approvals', a.approval_id)) }, a.approval_id),
               },
               { header: 'Step', cell: (a) => a.step_name },
               { header: 'Status', cell: (a) => badge(a.status) },
@@ -110,7 +114,9 @@ function view(ctx: PageContext, detail: WorkflowRunDetail): Node {
         )
       : null,
     section('Input', codeBlock(run.input)),
-    run.output !== null && run.output !== undefined ? section('Output', codeBlock(run.output)) : null,
+    run.output !== null && run.output !== undefined
+      ? section('Output', codeBlock(run.output))
+      : null,
   );
 }
 
@@ -122,7 +128,11 @@ export async function renderWorkflowRun(ctx: PageContext, root: HTMLElement): Pr
   while (!ctx.signal.aborted) {
     let detail: WorkflowRunDetail;
     try {
-      detail = await ctx.api.get<WorkflowRunDetail>(`/api/v1/workflow-runs/${id}`, undefined, ctx.signal);
+      detail = await ctx.api.get<WorkflowRunDetail>(
+        `/api/v1/workflow-runs/${id}`,
+        undefined,
+        ctx.signal,
+      );
     } catch (err) {
       if (ctx.signal.aborted) return;
       ctx.showError(err);

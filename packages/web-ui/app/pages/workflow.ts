@@ -13,7 +13,11 @@ export async function renderWorkflow(ctx: PageContext, root: HTMLElement): Promi
   await guarded(ctx, async () => {
     const key = encodeURIComponent(ctx.route.id ?? '');
     const query = ctx.route.query.environment ? { environment: ctx.route.query.environment } : {};
-    const { workflow } = await ctx.api.get<WorkflowDetail>(`/api/v1/workflows/${key}`, query, ctx.signal);
+    const { workflow } = await ctx.api.get<WorkflowDetail>(
+      `/api/v1/workflows/${key}`,
+      query,
+      ctx.signal,
+    );
     heading.textContent = `Workflow ${workflow.name}`;
     document.title = `Workflow ${workflow.name} · Junction`;
     const runs = await ctx.api.get<WorkflowRunList>(

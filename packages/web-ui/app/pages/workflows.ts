@@ -22,10 +22,17 @@ export function workflowRunColumns(): Array<Column<WorkflowRun>> {
     },
     { header: 'Workflow', cell: (r) => r.workflow_name },
     { header: 'Status', cell: (r) => badge(r.status) },
-    { header: 'Current step', cell: (r) => (r.current_step ? h('code', null, r.current_step) : '—') },
+    {
+      header: 'Current step',
+      cell: (r) => (r.current_step ? h('code', null, r.current_step) : '—'),
+    },
     { header: 'Source', cell: (r) => r.source ?? '—' },
     { header: 'Created', cell: (r) => time(r.created_at) },
-    { header: 'Duration', cell: (r) => formatDuration(between(r.started_at, r.completed_at)), numeric: true },
+    {
+      header: 'Duration',
+      cell: (r) => formatDuration(between(r.started_at, r.completed_at)),
+      numeric: true,
+    },
   ];
 }
 
@@ -41,7 +48,10 @@ export async function renderWorkflows(ctx: PageContext, root: HTMLElement): Prom
       dataTable<Workflow>({
         caption: 'Workflows',
         columns: [
-          { header: 'Workflow', cell: (w) => h('a', { href: routeHash(idPath('workflows', w.id)) }, w.name) },
+          {
+            header: 'Workflow',
+            cell: (w) => h('a', { href: routeHash(idPath('workflows', w.id)) }, w.name),
+          },
           { header: 'ID', cell: (w) => h('code', null, w.workflow_id) },
           { header: 'Environment', cell: (w) => w.environment ?? '—' },
           { header: 'Enabled', cell: (w) => badge(w.enabled ? 'enabled' : 'disabled') },
