@@ -180,6 +180,16 @@ function send(
         },
       },
       (res) => {
+        // A live stream (GET /api/v1/runs/stream) answers with its headers and stays open by
+        // design: its answer is the status it opened with.
+        if (
+          requestPath.startsWith('/api/v1/runs/stream') &&
+          String(res.headers['content-type'] ?? '').startsWith('text/event-stream')
+        ) {
+          resolve({ status: res.statusCode ?? 0, text: '', headers: res.headers });
+          req.destroy();
+          return;
+        }
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));

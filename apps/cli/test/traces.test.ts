@@ -150,6 +150,32 @@ describe('serve keeps traces', () => {
   });
 });
 
+describe('docs/traces.md', () => {
+  const doc = readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/traces.md'),
+    'utf8',
+  );
+
+  it('shows the start-up lines serve prints (ports aside)', () => {
+    const shown = (text: string): string => text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
+    for (const line of doc.split('\n').filter((l) => /^ {2}(dashboard|traces) /.test(l))) {
+      expect(shown(serve.stdout())).toContain(shown(line));
+    }
+  });
+
+  it('answers every REST example of the page', async () => {
+    const examples = [...doc.matchAll(/^GET (\/api\/v1\/\S+)$/gm)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    const someTrace = (await json<{ traces: TraceSummary[] }>(`${api}/api/v1/traces`)).body
+      .traces[0]!.trace_id;
+    for (const example of examples) {
+      const url = `${api}${example.replace('<trace_id>', someTrace).replace('run_id=12', 'run_id=1')}`;
+      const answer = await fetch(url);
+      expect({ example, status: answer.status }).toEqual({ example, status: 200 });
+    }
+  });
+});
+
 describe('junction traces', () => {
   it('runs the receiver and viewer alone: an OTLP/JSON export lands and is found', async () => {
     const receiverPort = await freePort();
