@@ -58,6 +58,18 @@ function scheduler(owner = 'proc-a', extra: { leaseMs?: number; tracer?: Tracer 
 
 const at = (iso: string): number => new Date(iso).getTime();
 
+/** The reporter agent's daily 09:00 schedule, with the clock just past its first fire. */
+async function dueReporter(): ReturnType<typeof setSchedule> {
+  const schedule = await setSchedule(
+    store,
+    { name: 'reporter' },
+    { cron: '0 9 * * *' },
+    clock.now(),
+  );
+  clock.at = at('2026-03-02T09:00:01.000Z');
+  return schedule;
+}
+
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'junction-sched-'));
   store = await openStore({ url: `file:${path.join(dir, 'junction.db')}` });
@@ -117,13 +129,7 @@ describe('the scheduler', () => {
 
   it('fires as a scheduler.fire span with the run it starts beneath (issue 19)', async () => {
     const tracing = createTracing({ exporter: 'memory' });
-    const schedule = await setSchedule(
-      store,
-      { name: 'reporter' },
-      { cron: '0 9 * * *' },
-      clock.now(),
-    );
-    clock.at = at('2026-03-02T09:00:01.000Z');
+    const schedule = await dueReporter();
     const fired = await scheduler('proc-a', { tracer: tracing.tracer }).fire(schedule);
     const [span] = tracing.memoryExporter!.getFinishedSpans();
     expect(span?.name).toBe('scheduler.fire');
@@ -142,13 +148,7 @@ describe('the scheduler', () => {
   });
 
   it('fires once for a time a killed process had fired but not recorded (the run door replays it)', async () => {
-    const schedule = await setSchedule(
-      store,
-      { name: 'reporter' },
-      { cron: '0 9 * * *' },
-      clock.now(),
-    );
-    clock.at = at('2026-03-02T09:00:01.000Z');
+    const schedule = await dueReporter();
     // Two firers holding the same read of the schedule: the second one is the restart of a
     // process killed after starting the run and before moving the schedule on.
     const first = await scheduler('proc-a').fire(schedule);
