@@ -16,23 +16,9 @@ afterEach(async () => {
   await h.close();
 });
 
-async function start(
-  agentName: string,
-  task: string,
-  variables: Record<string, string> = {},
-): Promise<Run> {
-  const agent = await h.get(agentName);
-  const run = await h.store.runs.create({
-    agentId: agent.id,
-    agentName: agent.name,
-    environmentId: agent.environmentId,
-    task,
-    variables,
-    source: 'cli',
-  });
-  const claimed = await h.store.runs.claim(run.id, 'test-worker', 60_000);
-  return claimed!;
-}
+/** Written and claimed by `test-worker`, ready for `runner.execute`. */
+const start = (agentName: string, task: string, variables?: Record<string, string>): Promise<Run> =>
+  h.claimed(agentName, task, variables);
 
 function lastUserOrToolMessages(request: Record<string, unknown>): string {
   return JSON.stringify((request.messages as unknown[]).slice(-3));

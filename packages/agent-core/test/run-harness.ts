@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { resolvePaths, Workspace } from '@junction/config-templates';
-import { openStore, type Agent, type Store } from '@junction/store';
+import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import {
   createLogger,
   createMetrics,
@@ -36,6 +36,8 @@ export interface Harness {
   /** Syncs the default environment and returns the stored agent. */
   sync(): Promise<void>;
   get(name: string): Promise<Agent>;
+  /** A run of the agent, written and claimed by `test-worker`, ready for `runner.execute`. */
+  claimed(agentName: string, task: string, variables?: Record<string, string>): Promise<Run>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,18 @@ export async function createHarness(
       const agent = env ? await store.agents.getByName(env.id, name) : undefined;
       if (!agent) throw new Error(`no agent ${name}`);
       return agent;
+    },
+    async claimed(agentName, task, variables = {}) {
+      const agent = await h.get(agentName);
+      const run = await store.runs.create({
+        agentId: agent.id,
+        agentName: agent.name,
+        environmentId: agent.environmentId,
+        task,
+        variables,
+        source: 'cli',
+      });
+      return (await store.runs.claim(run.id, 'test-worker', 60_000))!;
     },
     async close() {
       await pool.closeAll();

@@ -2,7 +2,6 @@
 // through onText, and the run is recorded exactly as a generated one — turns, tool calls,
 // tokens, spans — with the same final answer.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Run } from '@junction/store';
 import type { RunProgressEvent } from '../src/runs/agent-runner.js';
 import { createHarness, type Harness } from './run-harness.js';
 
@@ -14,18 +13,6 @@ afterEach(async () => {
   await h.close();
 });
 
-async function claimed(agentName: string, task: string): Promise<Run> {
-  const agent = await h.get(agentName);
-  const run = await h.store.runs.create({
-    agentId: agent.id,
-    agentName: agent.name,
-    environmentId: agent.environmentId,
-    task,
-    source: 'cli',
-  });
-  return (await h.store.runs.claim(run.id, 'test-worker', 60_000))!;
-}
-
 describe('a streamed run', () => {
   it('hands over the text in pieces and records turns, tool calls and tokens as usual', async () => {
     h.agent('calc', 'model: openai/gpt-test\ntools: [add]');
@@ -36,7 +23,7 @@ describe('a streamed run', () => {
     ]);
     const pieces: string[] = [];
     const events: RunProgressEvent[] = [];
-    const done = await h.runner.execute(await claimed('calc', 'Add 2 and 3'), {
+    const done = await h.runner.execute(await h.claimed('calc', 'Add 2 and 3'), {
       workerId: 'test-worker',
       onText: (delta) => pieces.push(delta),
       onEvent: (e) => events.push(e),
@@ -63,7 +50,7 @@ describe('a streamed run', () => {
     h.agent('plain', 'model: openai/gpt-test');
     await h.sync();
     h.fake.script([{ error: { status: 400, message: 'model gpt-test does not exist' } }]);
-    const done = await h.runner.execute(await claimed('plain', 'hi'), {
+    const done = await h.runner.execute(await h.claimed('plain', 'hi'), {
       workerId: 'test-worker',
       onText: () => undefined,
     });

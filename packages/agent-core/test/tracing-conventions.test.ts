@@ -2,7 +2,6 @@
 // recorded; every span of a run carries `run_id`; model and tool calls are CLIENT spans with
 // the OpenTelemetry GenAI attributes; log lines name the run's trace.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Run } from '@junction/store';
 import {
   SPAN_AGENT_EXECUTE,
   SPAN_LLM_GENERATE,
@@ -21,19 +20,6 @@ afterEach(async () => {
   await h.close();
 });
 
-async function start(agentName: string, task: string): Promise<Run> {
-  const agent = await h.get(agentName);
-  const run = await h.store.runs.create({
-    agentId: agent.id,
-    agentName: agent.name,
-    environmentId: agent.environmentId,
-    task,
-    variables: {},
-    source: 'cli',
-  });
-  return (await h.store.runs.claim(run.id, 'test-worker', 60_000))!;
-}
-
 const spans = () => h.tracing.memoryExporter!.getFinishedSpans();
 const logRecords = () => h.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
@@ -42,7 +28,7 @@ describe('trace conventions of a run', () => {
     h.agent('bad', 'model: openai/gpt-test');
     await h.sync();
     h.fake.script([{ error: { status: 400, message: 'model gpt-test does not exist' } }]);
-    const done = await h.runner.execute(await start('bad', 'x'), { workerId: 'test-worker' });
+    const done = await h.runner.execute(await h.claimed('bad', 'x'), { workerId: 'test-worker' });
     expect(done.status).toBe('error');
 
     const root = spans().find((span) => span.name === SPAN_AGENT_EXECUTE)!;
@@ -71,7 +57,9 @@ describe('trace conventions of a run', () => {
       },
       { text: 'The sum is 5.' },
     ]);
-    const done = await h.runner.execute(await start('calc', 'Add'), { workerId: 'test-worker' });
+    const done = await h.runner.execute(await h.claimed('calc', 'Add'), {
+      workerId: 'test-worker',
+    });
     expect(done.status).toBe('completed');
 
     const all = spans();

@@ -388,7 +388,7 @@ export function composeService(options: ComposeOptions): Composition {
         ...(guard ? { guard } : {}),
         ui: uiHandler(() => ({
           mode: 'dashboard',
-          viewer_url: traces?.health('').viewer ?? null,
+          viewer_url: tracesHealth().viewer,
           dashboard_url: null,
           version,
         })),

@@ -298,9 +298,11 @@ describe.each(STORE_KINDS)('spans on %s', (kind: StoreKind) => {
     });
 
     it('finds the traces of a run and lists services with their operations', async () => {
-      expect(await store.spans.traceIdsOfRun(1)).toEqual([T1]);
-      expect(await store.spans.traceIdsOfRun(3)).toEqual([T3]);
-      expect(await store.spans.traceIdsOfRun(99)).toEqual([]);
+      const ofRun = async (runId: number): Promise<string[]> =>
+        (await store.spans.searchTraces({ runId })).map((t) => t.traceId);
+      expect(await ofRun(1)).toEqual([T1]);
+      expect(await ofRun(3)).toEqual([T3]);
+      expect(await ofRun(99)).toEqual([]);
       expect(await store.spans.services()).toEqual([
         { name: 'api', operations: ['POST /runs'] },
         { name: 'worker', operations: ['agent.execute', 'llm.generate', 'tool.call'] },

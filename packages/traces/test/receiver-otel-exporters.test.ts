@@ -164,7 +164,9 @@ describe.each(EXPORTERS)(
       expect(await store.spans.searchTraces({ service: 'checkout', status: 'error' })).toHaveLength(
         1,
       );
-      expect(await store.spans.traceIdsOfRun(42)).toEqual([traceId]);
+      expect((await store.spans.searchTraces({ runId: 42 })).map((t) => t.traceId)).toEqual([
+        traceId,
+      ]);
 
       const received = log.lines().filter((l) => l.msg === 'received spans');
       expect(received.length).toBeGreaterThanOrEqual(1);

@@ -87,7 +87,7 @@ describe('StoreSpanExporter', () => {
     // A root of its own trace; CONSUMER is OTLP kind 5.
     const [consumed] = await store.spans.trace(consume.spanContext().traceId);
     expect(consumed).toMatchObject({ kind: 5, parentSpanId: null });
-    expect(await store.spans.traceIdsOfRun(9)).toEqual([traceId]);
+    expect((await store.spans.searchTraces({ runId: 9 })).map((t) => t.traceId)).toEqual([traceId]);
   });
 
   it('reports FAILED when the store cannot write, without throwing, and logs why', async () => {

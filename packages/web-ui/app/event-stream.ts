@@ -2,6 +2,7 @@
 // reconnects after a drop with a short backoff. Plain fetch/streams, no DOM: tested in Node
 // against a real HTTP server.
 import { SseParser, type SseMessage } from './sse-parser.js';
+import { wait as abortableWait } from './wait.js';
 
 /**
  * connecting: first attempt; live: connected; reconnecting: waiting to try again;
@@ -38,22 +39,6 @@ export class StreamHttpError extends Error {
     this.name = 'StreamHttpError';
     this.status = status;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Follows the stream until `signal` aborts or a 4xx says to stop; never rejects. */
@@ -136,6 +121,6 @@ export async function followEventStream(options: FollowOptions): Promise<void> {
     failures = delivered ? 1 : failures + 1;
     setState('reconnecting', error);
     const wait = retryMs ?? backoff[Math.min(failures, backoff.length) - 1] ?? 1000;
-    await sleep(wait, signal);
+    await abortableWait(wait, signal);
   }
 }

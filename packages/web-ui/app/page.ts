@@ -29,23 +29,6 @@ export function pageHeading(text: string): HTMLHeadingElement {
   return h('h1', { tabindex: -1 }, text);
 }
 
-/** Resolves after `ms`, or at once when the signal aborts. */
-export function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Runs the body of a page; errors go to the alert region unless the page was left. */
 export async function guarded(ctx: PageContext, body: () => Promise<void>): Promise<void> {
   try {

@@ -48,6 +48,7 @@ export const WEB_UI_FILES: readonly string[] = Object.freeze([
   'trace-search.js',
   'types.js',
   'variables.js',
+  'wait.js',
   'waterfall-layout.js',
   'waterfall.js',
   'workflow-diagram.js',

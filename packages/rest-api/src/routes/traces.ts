@@ -4,7 +4,13 @@ import type { SpanRecord, TraceSummary } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
 import type { Request, RequestHandler, Response } from 'express';
 import { RestApiError } from '../errors.js';
-import { NO_PARAMS, parseQuery, TRACE_LIST_PARAMS, type TimeValue } from '../query-params.js';
+import {
+  NO_PARAMS,
+  parseQuery,
+  TRACE_ID_SCHEMA,
+  TRACE_LIST_PARAMS,
+  type TimeValue,
+} from '../query-params.js';
 import type { RouteContext } from '../route-context.js';
 import {
   SPAN_KINDS,
@@ -16,7 +22,6 @@ import {
   type TraceSummaryBody,
 } from '../trace-schemas.js';
 
-const TRACE_ID = /^[0-9a-f]{32}$/;
 const iso = (us: number): string => new Date(Math.floor(us / 1000)).toISOString();
 const ms = (us: number): number => Math.round(us) / 1000;
 
@@ -89,14 +94,14 @@ export function getTrace(ctx: RouteContext): RequestHandler {
   return async (req: Request, res: Response): Promise<void> => {
     parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
     const raw = String(req.params.trace_id ?? '');
-    const traceId = raw.toLowerCase();
-    if (!TRACE_ID.test(traceId)) {
+    if (!TRACE_ID_SCHEMA.safeParse(raw).success) {
       throw new RestApiError(
         'INVALID_PARAMETER',
         `trace_id must be 32 hexadecimal digits (got ${JSON.stringify(raw.slice(0, 64))}).`,
         { field: 'trace_id' },
       );
     }
+    const traceId = raw.toLowerCase();
     const spans = await store.spans.trace(traceId);
     if (spans.length === 0) {
       throw new RestApiError(

@@ -405,19 +405,6 @@ export class SpansRepository {
     }));
   }
 
-  /** Ids of the traces holding spans of a run, the earliest first. */
-  async traceIdsOfRun(runId: number): Promise<string[]> {
-    const rows = await this.#ctx.read('find traces of run', (db) =>
-      db
-        .select({ traceId: spans.traceId })
-        .from(spans)
-        .where(eq(spans.runId, runId))
-        .groupBy(spans.traceId)
-        .orderBy(sql`MIN(${spans.startUs})`, asc(spans.traceId)),
-    );
-    return rows.map((row) => row.traceId);
-  }
-
   /** Every service with the span names (operations) seen in it, both sorted. */
   async services(): Promise<{ name: string; operations: string[] }[]> {
     const rows = await this.#ctx.read('list trace services', (db) =>

@@ -15,7 +15,8 @@ import { h } from '../dom.js';
 import { followEventStream, type StreamState } from '../event-stream.js';
 import { formatCost, formatCount, formatDuration } from '../format.js';
 import type { Links } from '../links.js';
-import { pageHeading, wait, type PageContext } from '../page.js';
+import { pageHeading, type PageContext } from '../page.js';
+import { wait } from '../wait.js';
 import { routeHash } from '../router.js';
 import type { EnvironmentList, Run, RunList, RunStreamPage } from '../types.js';
 
