@@ -32,3 +32,26 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 
 /** The 95th percentile of `xs`. */
 export const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1];
+
+/** Alternates the two contenders run by run so drift (JIT, machine load) hits both alike. */
+export async function sequentialPair(a, b, { warmup, runs }) {
+  for (let i = 0; i < warmup; i++) {
+    await a(i);
+    await b(i);
+  }
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    await a(i);
+    ta.push(performance.now() - t0);
+    t0 = performance.now();
+    await b(i);
+    tb.push(performance.now() - t0);
+  }
+  process.stderr.write(`  ${runs} sequential runs each done\n`);
+  return [
+    { median: median(ta), p95: p95(ta) },
+    { median: median(tb), p95: p95(tb) },
+  ];
+}

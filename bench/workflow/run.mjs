@@ -18,7 +18,7 @@ import { resolvePaths, Workspace } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger, createTracing } from '@junction/telemetry';
 import { startWorkflowRun, syncWorkflows, WorkflowWorkers } from '@junction/workflows';
-import { median, p95, startFakeModel } from '../shared.mjs';
+import { sequentialPair, startFakeModel } from '../shared.mjs';
 
 const TARGET = 1.2;
 const { values } = parseArgs({
@@ -142,27 +142,14 @@ async function main() {
       throw new Error(`workflow run ${run.id} ended ${finished.status}: ${finished.error}`);
   };
 
-  for (let i = 0; i < WARMUP; i++) {
-    await twoRuns(i);
-    await workflowRun(i);
-  }
-  const tBase = [];
-  const tFlow = [];
-  for (let i = 0; i < RUNS; i++) {
-    let t0 = performance.now();
-    await twoRuns(i);
-    tBase.push(performance.now() - t0);
-    t0 = performance.now();
-    await workflowRun(i);
-    tFlow.push(performance.now() - t0);
-  }
-  const ratio = median(tFlow) / median(tBase);
+  const [base, flow] = await sequentialPair(twoRuns, workflowRun, { warmup: WARMUP, runs: RUNS });
+  const ratio = flow.median / base.median;
   const pass = ratio <= TARGET;
   process.stdout.write(
     `\nworkflow: 5 steps (inject, agent, switch, agent, transform), ${RUNS} runs after ${WARMUP} warm-up\n\n` +
       `                        two agent runs   workflow run   ratio   target\n` +
-      `median ms per run          ${median(tBase).toFixed(2).padStart(7)}        ${median(tFlow).toFixed(2).padStart(7)}    ${ratio.toFixed(2)}x  <= ${TARGET.toFixed(2)}x  ${pass ? 'PASS' : 'FAIL'}\n` +
-      `p95 ms per run             ${p95(tBase).toFixed(2).padStart(7)}        ${p95(tFlow).toFixed(2).padStart(7)}\n`,
+      `median ms per run          ${base.median.toFixed(2).padStart(7)}        ${flow.median.toFixed(2).padStart(7)}    ${ratio.toFixed(2)}x  <= ${TARGET.toFixed(2)}x  ${pass ? 'PASS' : 'FAIL'}\n` +
+      `p95 ms per run             ${base.p95.toFixed(2).padStart(7)}        ${flow.p95.toFixed(2).padStart(7)}\n`,
   );
   await workflowWorkers.stop({ drainMs: 1000 });
   await runWorkers.stop({ drainMs: 1000 });

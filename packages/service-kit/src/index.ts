@@ -26,5 +26,5 @@ export type { HealthRouteDeps, WebhookHealthBody } from './health-route.js';
 export { startApp } from './start-app.js';
 export type { StartAppOptions } from './start-app.js';
 export { hostGuard, isLoopback } from './host-guard.js';
-export { findLocalReceiver, RECEIVER_NOTE, urlOf } from './traces.js';
+export { findLocalReceiver, RECEIVER_NOTE, traceExportOf, urlOf } from './traces.js';
 export type { TracesHealth, TracesPart, UiConfig } from './traces.js';

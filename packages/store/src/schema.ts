@@ -341,6 +341,8 @@ export const workflowRuns = sqliteTable(
     createdAt: ts('created_at').notNull(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
+    // W3C traceparent of what started the run (a schedule's fire): every advance nests under it.
+    traceParent: text('trace_parent'),
   },
   (t) => [
     index('workflow_runs_workflow_idx').on(t.workflowId),

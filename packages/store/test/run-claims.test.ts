@@ -106,6 +106,33 @@ describe('finishing with final events', () => {
     expect(await store.runEvents.list(run.id)).toEqual([]);
   });
 
+  it('ends the run and writes its final events together, or neither', async () => {
+    const run = await queue();
+    await store.runs.claim(run.id, 'w1', 60_000);
+    // An event the table refuses (no type): the end must not stay written without its events.
+    await expect(
+      store.runs.markCompleted(run.id, {
+        workerId: 'w1',
+        finalResponse: 'done',
+        finalEvents: { events: [{ type: 'model_turn' }, { type: null as unknown as string }] },
+      }),
+    ).rejects.toThrow();
+    expect(await store.runs.get(run.id)).toMatchObject({ status: 'running', finalResponse: null });
+    expect(await store.runEvents.list(run.id)).toEqual([]);
+    const ended = await store.runs.markCompleted(run.id, {
+      workerId: 'w1',
+      finalResponse: 'done',
+      stepsTaken: 2,
+      finalEvents: { events: [{ type: 'model_turn', payload: { step: 1 }, durationMs: 5 }] },
+    });
+    expect(ended).toMatchObject({ status: 'completed', finalResponse: 'done', stepsTaken: 2 });
+    expect(ended.completedAt).toEqual(clock);
+    expect(await store.runs.get(run.id)).toEqual(ended);
+    expect(await store.runEvents.list(run.id)).toMatchObject([
+      { seq: 1, type: 'model_turn', payload: { step: 1 }, durationMs: 5 },
+    ]);
+  });
+
   it('numbers final events after the ones already recorded', async () => {
     const run = await queue();
     await store.runs.claim(run.id, 'w1', 60_000);

@@ -4,6 +4,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
+import { activeTraceParent } from '@junction/telemetry';
 import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
 import type { WorkflowModel } from './model.js';
@@ -28,6 +29,11 @@ export interface StartWorkflowRequest {
   source: string;
   /** A second start with the same key (and source) answers the first run. */
   idempotency_key?: string;
+  /**
+   * W3C traceparent the run's advances nest under. Default: the caller's active span (a
+   * schedule's fire), else none (the run is a trace of its own).
+   */
+  trace_parent?: string;
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });
@@ -259,6 +265,7 @@ export async function startWorkflowRun(
   const { store } = deps;
   const input = request.input ?? {};
   const now = deps.now?.() ?? new Date();
+  const traceParent = request.trace_parent ?? activeTraceParent() ?? null;
   const key =
     request.idempotency_key === undefined
       ? null
@@ -296,6 +303,7 @@ export async function startWorkflowRun(
           ? { timeoutAt: new Date(now.getTime() + known.model.timeoutMs) }
           : {}),
         idempotencyKey: key,
+        traceParent,
         ...(claim ? { claimedBy: claim.claim } : {}),
       });
       if (run !== undefined) {
@@ -338,6 +346,7 @@ export async function startWorkflowRun(
         ? { timeoutAt: new Date(now.getTime() + model.timeoutMs) }
         : {}),
       idempotencyKey: key,
+      traceParent,
       ...(claim ? { claimedBy: claim.claim } : {}),
     });
     handOver(run);

@@ -16,11 +16,15 @@ import { storedWorkflowOf } from './definition.js';
 import { withSpan, type Logger } from '@junction/telemetry';
 
 /**
- * The trace every advance of a workflow run nests in: a parent made of the run's start time
- * and id (unique per run, the same on every worker), so nothing more needs storing. The parent
- * span itself is never exported; viewers show each advance as a root of the one trace.
+ * The parent every advance of a workflow run nests under: what started the run (a schedule's
+ * fire), when it was started inside a trace; otherwise a parent made of the run's start time
+ * and id (unique per run, the same on every worker), never exported itself, so viewers show
+ * each advance as a root of the run's one trace. Either way, nothing more is stored per advance.
  */
-export function workflowTraceParent(run: Pick<WorkflowRun, 'id' | 'createdAt'>): string {
+export function workflowTraceParent(
+  run: Pick<WorkflowRun, 'id' | 'createdAt' | 'traceParent'>,
+): string {
+  if (run.traceParent) return run.traceParent;
   const id = run.id.toString(16).padStart(16, '0');
   return `00-${run.createdAt.getTime().toString(16).padStart(16, '0')}${id}-${id}-01`;
 }

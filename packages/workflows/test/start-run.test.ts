@@ -2,7 +2,8 @@
 // statement that holds only while the workflow is unchanged, and every change (definition,
 // input schema, disabled, removed, another environment) is seen exactly as a first start sees it.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startWorkflowRun, type StartWorkflowRequest } from '../src/index.js';
+import { withSpan } from '@junction/telemetry';
+import { startWorkflowRun, workflowTraceParent, type StartWorkflowRequest } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -111,5 +112,39 @@ describe('a second start of a workflow', () => {
     for (const id of [first.run.id, other.run.id]) {
       expect((await h.waitFor(id)).status).toBe('completed');
     }
+  });
+});
+
+describe('a run started inside a trace (issue 19)', () => {
+  it("nests every advance under the starter's span (a schedule's fire), on both ways of starting", async () => {
+    h.workflow('again.workflow.yaml', file('{"v": 1}'));
+    await h.sync();
+    const fire = async () =>
+      withSpan(h.tracing.tracer, 'scheduler.fire', {}, async (span) => ({
+        started: await start({ workflow_id: 'again' }),
+        parent: span.spanContext(),
+      }));
+    // The first start reads the workflow; the second is written in one statement.
+    for (const { started, parent } of [await fire(), await fire()]) {
+      const traceparent = `00-${parent.traceId}-${parent.spanId}-01`;
+      expect(started.run.traceParent).toBe(traceparent);
+      const ended = await h.waitFor(started.run.id);
+      expect(ended).toMatchObject({ status: 'completed', traceParent: traceparent });
+      const advances = h.tracing
+        .memoryExporter!.getFinishedSpans()
+        .filter(
+          (s) => s.name === 'workflow.run' && s.attributes['workflow.run_id'] === started.run.id,
+        );
+      expect(advances.length).toBeGreaterThanOrEqual(1);
+      for (const advance of advances) {
+        expect(advance.spanContext().traceId).toBe(parent.traceId);
+        expect(advance.parentSpanContext?.spanId).toBe(parent.spanId);
+      }
+    }
+    // Started outside any span: no parent stored, the run's advances make a trace of their own.
+    const alone = await start({ workflow_id: 'again' });
+    expect(alone.run.traceParent).toBeNull();
+    expect(workflowTraceParent(alone.run)).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    await h.waitFor(alone.run.id);
   });
 });

@@ -1,5 +1,6 @@
 import type { Client } from '@libsql/client';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { BatchItem, DirectSelect } from '../direct-select.js';
 
 /** An event as the runner hands it over. */
 export interface EventRow {
@@ -20,17 +21,45 @@ const INSERT_EVENTS = `INSERT INTO run_events (run_id, seq, type, payload, durat
   FROM (SELECT COALESCE(MAX(seq), 0) AS m FROM run_events WHERE run_id = ?1) AS base,
        json_each(?3) AS e`;
 
+/** The events as the one JSON argument of INSERT_EVENTS. */
+function eventsJson(events: readonly EventRow[]): string {
+  const rows = events.map((e) => [
+    e.type,
+    e.payload === undefined || e.payload === null ? null : JSON.stringify(e.payload),
+    e.durationMs ?? null,
+  ]);
+  return JSON.stringify(rows);
+}
+
 export function insertEvents(
   db: LibSQLDatabase,
   runId: number,
   events: readonly EventRow[],
   now: Date,
 ): Promise<unknown> {
-  const rows = events.map((e) => [
-    e.type,
-    e.payload === undefined || e.payload === null ? null : JSON.stringify(e.payload),
-    e.durationMs ?? null,
-  ]);
   const client = (db as LibSQLDatabase & { $client: Client }).$client;
-  return client.execute({ sql: INSERT_EVENTS, args: [runId, now.getTime(), JSON.stringify(rows)] });
+  return client.execute({ sql: INSERT_EVENTS, args: [runId, now.getTime(), eventsJson(events)] });
+}
+
+/*
+ * The same insert as the statement after a conditional write in one batch: it inserts only
+ * when the statement before it changed a row (`changes()` answers the last statement that
+ * completed on the connection, here the one before it in the same transaction).
+ */
+const INSERT_EVENTS_IF_CHANGED: DirectSelect<unknown> = {
+  sql: `${INSERT_EVENTS}\n  WHERE changes() > 0`,
+  args: [(v) => v.runId, (v) => v.now, (v) => v.events],
+  keys: [],
+  decoders: [],
+};
+
+/**
+ * The events of a run as a batch item that follows the write it depends on (a run's end):
+ * in one transaction with it, and written only when that write changed the run.
+ */
+export function eventsIfChanged(runId: number, events: readonly EventRow[], now: Date): BatchItem {
+  return {
+    select: INSERT_EVENTS_IF_CHANGED,
+    values: { runId, now: now.getTime(), events: eventsJson(events) },
+  };
 }

@@ -4,6 +4,7 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gte,
   inArray,
   isNotNull,
@@ -18,11 +19,18 @@ import {
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Run, RunSource, RunStatus } from '../rows.js';
 import { runs } from '../schema.js';
-import { insertEvents } from './insert-events.js';
+import { eventsIfChanged } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError, toStoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
-import { directSelect, runDirectSelect } from '../direct-select.js';
+import {
+  decodeRows,
+  directSelect,
+  runDirectSelect,
+  runWriteBatch,
+  type BatchItem,
+  type DirectSelect,
+} from '../direct-select.js';
 import { driverValue, prepared, slot } from '../prepared.js';
 
 /** What a caller knows when it asks for a run; the run starts `queued`. */
@@ -102,6 +110,8 @@ export interface RunFailure extends RunProgress {
 }
 
 const ACTIVE: RunStatus[] = ['queued', 'running'];
+/** Every column of a run, in table order: what a write answering the whole run returns. */
+const RUN_COLUMNS = getTableColumns(runs);
 
 function statusesOf(filter: RunListFilter['status']): RunStatus[] | undefined {
   if (filter === undefined) return undefined;
@@ -578,6 +588,17 @@ export class RunsRepository {
     });
   }
 
+  /** A run's end and its last events in one transaction: both are written, or neither. */
+  async #endWithEvents(
+    db: LibSQLDatabase,
+    update: DirectSelect<Run>,
+    values: Record<string, unknown>,
+    events: BatchItem,
+  ): Promise<Run[]> {
+    const [ended] = await runWriteBatch(db, [{ select: update, values }, events]);
+    return decodeRows(update, ended?.rows ?? []);
+  }
+
   async #finish(
     id: number,
     workerId: string | undefined,
@@ -591,13 +612,18 @@ export class RunsRepository {
       values.completedAt = now.getTime();
       const columns = Object.keys(fields).sort();
       const key = `runs.finish:${columns.join(',')}:${workerId !== undefined}`;
-      const update = prepared(db, key, (d) => finishRun(d, columns, workerId !== undefined));
-      // The end first: events go in only when this writer really ended the run, so nothing
-      // lands on a run someone else already finished or took over.
-      const [row] = await update.all(values);
-      if (row && finalEvents && finalEvents.events.length > 0) {
-        await insertEvents(db, id, finalEvents.events, now);
-      }
+      const update = directSelect(db, key, RUN_COLUMNS, (d, fields) =>
+        finishRun(d, fields, columns, workerId !== undefined),
+      );
+      // The end and the last events in one transaction (one commit, never one without the
+      // other); the events go in only when this writer really ended the run, so nothing lands
+      // on a run someone else already finished or took over.
+      const events = finalEvents?.events ?? [];
+      const ended =
+        events.length === 0
+          ? await runDirectSelect(this.#ctx.rows, update, values)
+          : await this.#endWithEvents(db, update, values, eventsIfChanged(id, events, now));
+      const [row] = ended;
       if (row) return row;
       const current = await prepared(db, 'runs.get', getRun).get({ id });
       if (!current) throw notFound('run', id, 'Check the id with `junction runs list`.');
@@ -853,7 +879,12 @@ function renewLease(db: LibSQLDatabase) {
 }
 
 /** Ends a run: sets `columns` (each from the slot of its name) plus completedAt and the lease. */
-function finishRun(db: LibSQLDatabase, columns: readonly string[], byWorker: boolean) {
+function finishRun(
+  db: LibSQLDatabase,
+  fields: typeof RUN_COLUMNS,
+  columns: readonly string[],
+  byWorker: boolean,
+) {
   const set: Record<string, SQL | null> = {
     completedAt: slot('completedAt'),
     leaseExpiresAt: null,
@@ -865,6 +896,5 @@ function finishRun(db: LibSQLDatabase, columns: readonly string[], byWorker: boo
     .update(runs)
     .set(set as Partial<typeof runs.$inferInsert>)
     .where(and(...where))
-    .returning()
-    .prepare();
+    .returning(fields);
 }

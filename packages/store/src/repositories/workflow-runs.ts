@@ -44,6 +44,8 @@ export interface WorkflowRunCreateInput {
   idempotencyKey?: string | null;
   /** Create the run already held by this worker (an idle worker of the same process). */
   claimedBy?: { workerId: string; leaseMs: number };
+  /** W3C traceparent of what started the run (a schedule's fire): its advances nest under it. */
+  traceParent?: string | null;
 }
 
 /**
@@ -68,6 +70,7 @@ export interface WorkflowRunFromWorkflowInput {
   timeoutAt?: Date | null;
   idempotencyKey?: string | null;
   claimedBy?: { workerId: string; leaseMs: number };
+  traceParent?: string | null;
 }
 
 export interface WorkflowRunPatch {
@@ -151,6 +154,7 @@ export class WorkflowRunsRepository {
         wakeAt: now.getTime(),
         createdAt: now.getTime(),
         startedAt: status === 'pending' ? null : now.getTime(),
+        traceParent: input.traceParent ?? null,
       });
       if (row) return withDefinition(row, input.definition);
       const [first] = await db
@@ -197,6 +201,7 @@ export class WorkflowRunsRepository {
       wakeAt: at,
       createdAt: at,
       startedAt: status === 'pending' ? null : at,
+      traceParent: input.traceParent ?? null,
     };
     return this.#ctx.write(
       `start workflow ${JSON.stringify(input.workflow.workflowId)}`,
@@ -234,6 +239,7 @@ export class WorkflowRunsRepository {
           createdAt: new Date(at),
           startedAt: date(values.startedAt),
           completedAt: null,
+          traceParent: values.traceParent,
         };
         return run;
       },
@@ -566,6 +572,7 @@ const CREATE_COLUMNS = [
   'wakeAt',
   'createdAt',
   'startedAt',
+  'traceParent',
 ] as const;
 
 function createRun(db: LibSQLDatabase, fields: typeof RUN_FIELDS_BUT_DEFINITION) {

@@ -1,0 +1,210 @@
+// The contenders' pieces run-overhead and traces share: Junction's side (the one run door,
+// queue, store, runner, telemetry) and the alternating measurements of two contenders.
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { startFakeModel } from '../shared.mjs';
+import { createModelCheck } from '@junction/agent-core/models';
+import { AgentRunner, RunWorkers, submitRun } from '@junction/agent-core/runs';
+import { McpClientPool } from '@junction/agent-core/mcp';
+import { syncEnvironment } from '@junction/agent-core/sync';
+import { resolvePaths, Workspace } from '@junction/config-templates';
+import { openStore } from '@junction/store';
+import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
+
+/**
+ * The options of a two-contender script: sequential runs after a warm-up, then bursts at a
+ * concurrency in alternating rounds.
+ */
+export function pairArgs(argv = process.argv.slice(2)) {
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== '--'),
+    options: {
+      runs: { type: 'string', default: '300' },
+      warmup: { type: 'string', default: '30' },
+      concurrency: { type: 'string', default: '16' },
+      'throughput-runs': { type: 'string', default: '960' },
+      rounds: { type: 'string', default: '8' },
+    },
+  });
+  return {
+    runs: Number(values.runs),
+    warmup: Number(values.warmup),
+    concurrency: Number(values.concurrency),
+    count: Number(values['throughput-runs']),
+    rounds: Number(values.rounds),
+  };
+}
+
+/** Model turns per run: a tool call on each but the last. */
+export const TURNS = 5;
+export const KEY = 'sk-bench-key-0000000000';
+
+const require = createRequire(import.meta.url);
+export const mcpPath = require.resolve('@junction/tooling/fixtures/mcp-server.mjs');
+
+/** The fake model in its own process: a tool call of `add` on each turn but the last. */
+export function startFake() {
+  return startFakeModel([
+    '--mode',
+    'tool-loop',
+    '--tool',
+    'add',
+    '--tool-args',
+    '{"a":1,"b":2}',
+    '--turns',
+    String(TURNS),
+    '--api-key',
+    KEY,
+  ]);
+}
+
+/**
+ * Junction as a contender: queue, store file, runner, metrics, a log file — a `turns`-turn agent
+ * with the fixture MCP server's `add` tool. `tracing(store, logger)` makes its tracing (default:
+ * spans exported nowhere, as the benchmarks measure the runtime itself).
+ */
+export async function startJunction(fakeUrl, { turns = TURNS, tracing: makeTracing } = {}) {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
+  const paths = resolvePaths({ XDG_CONFIG_HOME: home });
+  const workspace = new Workspace(paths);
+  await workspace.init();
+  const envDir = workspace.environmentDir('default');
+  rmSync(path.join(envDir, 'filesystem.json'));
+  writeFileSync(
+    path.join(envDir, 'tools.json'),
+    JSON.stringify({
+      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', 'add'] } },
+    }),
+  );
+  writeFileSync(
+    path.join(envDir, 'agents', 'assistant.prompt'),
+    '---\nmodel: openai/gpt-bench\ntools: [add]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n',
+  );
+  mkdirSync(paths.logsDir, { recursive: true });
+  const store = await openStore({ url: paths.databaseFile });
+  const pool = new McpClientPool({});
+  const report = await syncEnvironment({
+    workspace,
+    store,
+    pool,
+    environment: 'default',
+    processEnv: {},
+  });
+  if (!report.ok) throw new Error('sync failed');
+  const env = await store.environments.getByName('default');
+  const agent = await store.agents.getByName(env.id, 'assistant');
+  const logger = createLogger({
+    level: 'info',
+    format: 'json',
+    file: path.join(paths.logsDir, 'junction.log'),
+    stream: new Writable({ write: (_c, _e, d) => d() }),
+    env: {},
+  });
+  const tracing = makeTracing ? makeTracing(store, logger) : createTracing({ exporter: 'none' });
+  const metrics = createMetrics();
+  const runner = new AgentRunner({
+    store,
+    pool,
+    logger,
+    tracer: tracing.tracer,
+    metrics,
+    modelSettings: { ai_base_url: fakeUrl },
+    env: { OPENAI_API_KEY: KEY },
+    defaultTimeoutMs: 60_000,
+  });
+  const waiting = new Map();
+  const early = new Map();
+  const settle = (run, done) => {
+    if (run.status !== 'completed' || run.stepsTaken !== turns) {
+      done.reject(
+        new Error(`run ${run.id} ended ${run.status} after ${run.stepsTaken} turns: ${run.error}`),
+      );
+    } else done.resolve(run);
+  };
+  const checkModel = createModelCheck({ ai_base_url: fakeUrl }, { OPENAI_API_KEY: KEY });
+  const makeQueue = (concurrency) =>
+    new RunWorkers({
+      store,
+      runner,
+      logger,
+      concurrency,
+      pollMs: 500,
+      onFinished: (run) => {
+        const done = waiting.get(run.id);
+        if (done) {
+          waiting.delete(run.id);
+          settle(run, done);
+        } else early.set(run.id, run); // finished before its submitter got the id back
+      },
+    });
+  let queue = makeQueue(1);
+  await queue.start();
+  const submit = async (i) => {
+    // Through the one run door, as every caller starts a run.
+    const { run } = await submitRun(
+      { store, checkModel, dispatch: queue },
+      { agent_id: agent.id, task: `task ${i}`, source: 'api' },
+    );
+    return new Promise((resolve, reject) => {
+      const finished = early.get(run.id);
+      if (finished) {
+        early.delete(run.id);
+        settle(finished, { resolve, reject });
+      } else waiting.set(run.id, { resolve, reject });
+    });
+  };
+  return {
+    runOnce: submit,
+    async setConcurrency(n) {
+      await queue.stop({ drainMs: 10_000 });
+      queue = makeQueue(n);
+      await queue.start();
+    },
+    /** Stops everything; `inspect(store)` (after the spans are flushed) is answered. */
+    async close(inspect) {
+      await queue.stop({ drainMs: 10_000 });
+      await pool.closeAll();
+      await tracing.shutdown();
+      const seen = inspect ? await inspect(store) : undefined;
+      await metrics.shutdown();
+      await logger.close();
+      await store.close();
+      rmSync(home, { recursive: true, force: true });
+      return seen;
+    },
+  };
+}
+
+async function burst(runOnce, count, concurrency) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await runOnce(next++);
+    }),
+  );
+  return (performance.now() - t0) / 1000;
+}
+
+/** Runs/s of each at `concurrency`, in alternating rounds so both see the same machine. */
+export async function throughputPair(a, b, { count, concurrency, rounds }) {
+  const per = Math.ceil(count / rounds);
+  let sa = 0;
+  let sb = 0;
+  for (let r = 0; r < rounds; r++) {
+    // Who goes first alternates too, so neither always follows the other's garbage.
+    if (r % 2 === 0) {
+      sa += await burst(a, per, concurrency);
+      sb += await burst(b, per, concurrency);
+    } else {
+      sb += await burst(b, per, concurrency);
+      sa += await burst(a, per, concurrency);
+    }
+  }
+  process.stderr.write(`  ${per * rounds} runs each at concurrency ${concurrency} done\n`);
+  return [(per * rounds) / sa, (per * rounds) / sb];
+}
