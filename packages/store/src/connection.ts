@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, type Client, type InArgs } from '@libsql/client';
+import {
+  createClient,
+  type Client,
+  type InArgs,
+  type InStatement,
+  type InValue,
+  type ResultSet,
+  type TransactionMode,
+} from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
@@ -31,6 +39,48 @@ export interface ConnectOptions {
   busyTimeoutMs: number;
 }
 
+/** A statement's text arguments as UTF-8 can hold them (see wellFormedArgs). */
+function wellFormed(stmt: InStatement | [string, InArgs?]): InStatement {
+  if (Array.isArray(stmt)) return wellFormed({ sql: stmt[0], args: stmt[1] ?? [] });
+  if (typeof stmt === 'string' || stmt.args === undefined) return stmt;
+  const fix = (value: InValue): InValue =>
+    typeof value === 'string'
+      ? (value as string & { toWellFormed(): string }).toWellFormed()
+      : value;
+  const args = Array.isArray(stmt.args)
+    ? stmt.args.map(fix)
+    : Object.fromEntries(Object.entries(stmt.args).map(([k, v]) => [k, fix(v)]));
+  return { sql: stmt.sql, args };
+}
+
+/**
+ * A remote client whose text arguments are well-formed: a lone surrogate (half a pair) cannot
+ * cross the server's JSON protocol, which refuses the whole request, and a local file keeps it
+ * as U+FFFD anyway — so it is sent as U+FFFD, and both stores read back the same.
+ */
+function wellFormedArgs(client: Client): Client {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'execute') {
+        return (stmt: InStatement | string, args?: InArgs): Promise<ResultSet> =>
+          target.execute(
+            wellFormed(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt),
+          );
+      }
+      if (property === 'batch') {
+        return (
+          stmts: Array<InStatement | [string, InArgs?]>,
+          mode?: TransactionMode,
+        ): Promise<ResultSet[]> => target.batch(stmts.map(wellFormed), mode);
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
+}
+
 /** Raw rows through the client, for a remote database. */
 function clientRows(client: Client): RowReader {
   const all = async (sql: string, args: unknown[]): Promise<unknown[][]> =>
@@ -59,8 +109,25 @@ function describe(location: StoreLocation): string {
   return location.kind === 'file'
     ? location.path
     : location.kind === 'remote'
-      ? location.url
+      ? withoutSecrets(location.url)
       : ':memory:';
+}
+
+/** A server URL as it may be shown: no user, password or `authToken` parameter. */
+export function withoutSecrets(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username || parsed.password) {
+      parsed.username = '';
+      parsed.password = '';
+    }
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (/token|key|secret|password/i.test(key)) parsed.searchParams.set(key, '[REDACTED]');
+    }
+    return parsed.toString();
+  } catch {
+    return '[a server URL that does not parse]';
+  }
 }
 
 /**
@@ -86,7 +153,12 @@ async function configure(
   location: StoreLocation,
   busyTimeoutMs: number,
 ): Promise<void> {
-  if (location.kind === 'remote') return; // the server owns journaling and locking
+  if (location.kind === 'remote') {
+    // The server owns journaling, locking and foreign keys; one round trip says whether it
+    // answers and takes the token, before the migrations would fail less clearly.
+    await client.execute('SELECT 1');
+    return;
+  }
   if (location.kind === 'file') {
     await client.execute(`PRAGMA busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     const mode = await untilNotBusy(
@@ -113,7 +185,9 @@ function openClient(
   options: ConnectOptions,
 ): { client: Client; rows: RowReader } {
   if (location.kind === 'remote') {
-    const client = createClient({ url: clientUrl(location), authToken: options.authToken });
+    const client = wellFormedArgs(
+      createClient({ url: clientUrl(location), authToken: options.authToken }),
+    );
     return { client, rows: clientRows(client) };
   }
   if (location.kind === 'file') {
@@ -170,7 +244,15 @@ export async function acquireConnection(
     } catch (err) {
       throw openFailed(location, err);
     }
-    await runMigrations(db);
+    try {
+      await runMigrations(db);
+    } catch (err) {
+      // A token that may read but not write fails here first: said as such, not as a schema problem.
+      if (location.kind === 'remote' && remoteRefusal(err) !== undefined) {
+        throw openFailed(location, err);
+      }
+      throw err;
+    }
   });
   if (key !== undefined) connections.set(key, conn);
   try {
@@ -194,15 +276,38 @@ export async function releaseConnection(conn: Connection): Promise<void> {
   shared.client.close();
 }
 
+/** What a libSQL server's refusal means for an operator, or undefined when it is not one. */
+function remoteRefusal(err: unknown): string | undefined {
+  const texts: string[] = [];
+  // Duck-typed: errors from fetch may come from another realm (a test's VM context).
+  let e = err as { message?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; e !== null && typeof e === 'object' && depth < 5; depth++) {
+    texts.push(String(e.message ?? ''));
+    e = e.cause as typeof e;
+  }
+  const text = texts.join(' ');
+  if (/HTTP status 401\b/.test(text)) {
+    return 'The server refused the auth token (HTTP 401): set database_auth_token in config.yaml or JUNCTION_DATABASE_AUTH_TOKEN to a token the server takes.';
+  }
+  if (/HTTP status 403\b/.test(text)) {
+    return 'The auth token may not write (HTTP 403): Junction needs a read-write token.';
+  }
+  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT/.test(text)) {
+    return 'The server did not answer: check the URL and that the libSQL server (sqld) is running and reachable from here.';
+  }
+  return undefined;
+}
+
 function openFailed(location: StoreLocation, err: unknown): StoreError {
-  if (err instanceof StoreError) return err;
-  const reason = err instanceof Error ? err.message : String(err);
+  if (err instanceof StoreError && remoteRefusal(err) === undefined) return err;
+  const cause = err instanceof StoreError && err.cause !== undefined ? err.cause : err;
+  const reason = cause instanceof Error ? cause.message : String(cause);
   const where = describe(location);
   const hint =
     location.kind === 'file'
       ? 'Check that the folder is writable and the file is a libSQL/SQLite database, or choose another database location.'
       : location.kind === 'remote'
-        ? 'Check the URL, that the server is reachable, and the auth token.'
+        ? (remoteRefusal(err) ?? 'Check the URL, that the server is reachable, and the auth token.')
         : 'This should not happen; report it with the details.';
   return new StoreError(
     'STORE_OPEN_FAILED',

@@ -45,12 +45,25 @@ export function isStoreError(err: unknown, code?: StoreErrorCode): err is StoreE
 }
 
 // drizzle wraps driver errors in DrizzleQueryError; the libSQL code sits somewhere down the cause chain.
+/**
+ * A libSQL server answers a constraint failure with the primary code only (`SQLITE_CONSTRAINT`);
+ * SQLite's own message names the kind, so the extended code a local file gives is read from it.
+ */
+function extendedCode(code: string, message: string): string {
+  if (code !== 'SQLITE_CONSTRAINT') return code;
+  if (/\bUNIQUE constraint failed\b/.test(message)) return 'SQLITE_CONSTRAINT_UNIQUE';
+  if (/\bFOREIGN KEY constraint failed\b/.test(message)) return 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  if (/\bNOT NULL constraint failed\b/.test(message)) return 'SQLITE_CONSTRAINT_NOTNULL';
+  if (/\bCHECK constraint failed\b/.test(message)) return 'SQLITE_CONSTRAINT_CHECK';
+  return code;
+}
+
 function driverCode(err: unknown): { code: string; message: string } | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     const code: unknown = (current as Error & { code?: unknown }).code;
     if (typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'CLIENT_CLOSED')) {
-      return { code, message: current.message };
+      return { code: extendedCode(code, current.message), message: current.message };
     }
     current = current.cause;
   }

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createClient } from '@libsql/client';
 import { openStore } from '../src/index.js';
-import { makeTempDir } from './helpers.js';
+import { startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
+import { makeTempDir, SQLD_AVAILABLE } from './helpers.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const worker = path.join(packageDir, 'test', 'fixtures', 'store-worker.mjs');
@@ -150,6 +151,84 @@ describe('two processes on one store file', () => {
       expect(run.workerId).toBe(claimedA.includes(run.id) ? 'worker-a' : 'worker-b');
     }
     expect(await store.integrityCheck()).toBe('ok');
+    await store.close();
+  });
+});
+
+// Issue 20: hosts on a shared libSQL server. Each process is a host with its own client over
+// HTTP; the server, not a file lock, serialises them.
+(SQLD_AVAILABLE ? describe : describe.skip)('hosts on one libSQL server (sqld)', () => {
+  let server: Sqld;
+  beforeAll(async () => {
+    server = await startSqld();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function remoteMigrationRows(): Promise<number> {
+    const client = createClient({ url: server.url });
+    try {
+      const result = await client.execute('SELECT count(*) AS n FROM __drizzle_migrations');
+      return Number(result.rows[0]?.n);
+    } finally {
+      client.close();
+    }
+  }
+
+  it('ten hosts starting together on an empty server migrate it once and all open it', async () => {
+    const startAt = String(Date.now() + 1500);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runWorker(['open', server.url, `host${i}`, startAt])),
+    );
+    expect(new Set(results.map((r) => r.environmentId)).size).toBe(1);
+    expect(results[0]?.environmentId).toBeDefined();
+    expect(await remoteMigrationRows()).toBe(journalEntries());
+    const store = await openStore({ url: server.url });
+    expect(await store.integrityCheck()).toBe('ok');
+    expect((await store.environments.list()).map((e) => e.name)).toEqual(['shared']);
+    await store.close();
+  });
+
+  it('loses no run or event when three hosts write 100 each at once', async () => {
+    const setup = await openStore({ url: server.url });
+    const shared = await setup.runs.create({ agentName: 'writer', task: 'shared', source: 'cli' });
+    await setup.close();
+    const startAt = String(Date.now() + 1500);
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((id) =>
+        runWorker(['write', server.url, id, startAt, '100', String(shared.id)]),
+      ),
+    );
+    const written = results.flatMap((r) => r.runIds ?? []);
+    expect(new Set(written).size).toBe(300);
+    const store = await openStore({ url: server.url });
+    const events = await store.runEvents.list(shared.id, { limit: 1000 });
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    await store.close();
+  });
+
+  it('never hands the same queued run to two hosts, and hands out all of them', async () => {
+    const setup = await openStore({ url: server.url });
+    const queued: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      queued.push(
+        (await setup.runs.create({ agentName: 'claims', task: `t${i}`, source: 'api' })).id,
+      );
+    }
+    await setup.close();
+    const startAt = String(Date.now() + 1500);
+    const results = await Promise.all(
+      ['h1', 'h2', 'h3'].map((id) => runWorker(['claim', server.url, id, startAt])),
+    );
+    const claimed = results.flatMap((r) => r.claimed ?? []);
+    expect(claimed).toHaveLength(new Set(claimed).size);
+    expect(claimed.filter((id) => queued.includes(id)).sort((x, y) => x - y)).toEqual(queued);
+    const store = await openStore({ url: server.url });
+    for (const run of await store.runs.list({ agentName: 'claims', limit: 100 })) {
+      const holder = results.find((r) => r.claimed?.includes(run.id));
+      expect(run).toMatchObject({ status: 'running', workerId: holder?.workerId });
+    }
     await store.close();
   });
 });

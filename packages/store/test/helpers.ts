@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findSqld, SQLD_MISSING, startSqld } from '@junction/tooling/fixtures/sqld.mjs';
 import { openStore, type Store } from '../src/index.js';
 
 /** A fresh temp folder, removed by the returned cleanup. */
@@ -10,9 +11,20 @@ export function makeTempDir(): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-export type StoreKind = 'memory' | 'file';
+export type StoreKind = 'memory' | 'file' | 'remote';
 
-export const STORE_KINDS: StoreKind[] = ['memory', 'file'];
+/** Whether a libSQL server (sqld) can be run here; said loudly once when it cannot. */
+export const SQLD_AVAILABLE = findSqld() !== undefined;
+if (!SQLD_AVAILABLE) {
+  process.stderr.write(
+    `\n*** SKIPPING the store tests on a libSQL server (sqld): ${SQLD_MISSING} ***\n\n`,
+  );
+}
+
+/** Every kind of store the repository tests run on: a real sqld server among them when there is one. */
+export const STORE_KINDS: StoreKind[] = SQLD_AVAILABLE
+  ? ['memory', 'file', 'remote']
+  : ['memory', 'file'];
 
 /** Opens a store of the given kind; close() also removes the temp folder. */
 export async function openTestStore(
@@ -22,6 +34,18 @@ export async function openTestStore(
   if (kind === 'memory') {
     const store = await openStore({ url: ':memory:', now });
     return { store, close: () => store.close() };
+  }
+  if (kind === 'remote') {
+    // A server of its own (it starts in tens of milliseconds), over HTTP as a host would use it.
+    const server = await startSqld();
+    const store = await openStore({ url: server.url, now });
+    return {
+      store,
+      close: async () => {
+        await store.close();
+        await server.stop();
+      },
+    };
   }
   const { dir, cleanup } = makeTempDir();
   const store = await openStore({ url: path.join(dir, 'junction.db'), now });
