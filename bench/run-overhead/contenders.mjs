@@ -65,9 +65,13 @@ export function startFake() {
 /**
  * Junction as a contender: queue, store file, runner, metrics, a log file — a `turns`-turn agent
  * with the fixture MCP server's `add` tool. `tracing(store, logger)` makes its tracing (default:
- * spans exported nowhere, as the benchmarks measure the runtime itself).
+ * spans exported nowhere, as the benchmarks measure the runtime itself); `storeUrl` a store
+ * elsewhere than the workspace's file (a libSQL server).
  */
-export async function startJunction(fakeUrl, { turns = TURNS, tracing: makeTracing } = {}) {
+export async function startJunction(
+  fakeUrl,
+  { turns = TURNS, tracing: makeTracing, storeUrl } = {},
+) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
   const paths = resolvePaths({ XDG_CONFIG_HOME: home });
   const workspace = new Workspace(paths);
@@ -85,7 +89,7 @@ export async function startJunction(fakeUrl, { turns = TURNS, tracing: makeTraci
     '---\nmodel: openai/gpt-bench\ntools: [add]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n',
   );
   mkdirSync(paths.logsDir, { recursive: true });
-  const store = await openStore({ url: paths.databaseFile });
+  const store = await openStore({ url: storeUrl ?? paths.databaseFile });
   const pool = new McpClientPool({});
   const report = await syncEnvironment({
     workspace,

@@ -70,7 +70,7 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
     async store(): Promise<Store> {
       if (!opened) {
         const { openStore } = await import('@junction/store');
-        opened = await openStore({ url: config.database_url ?? paths.databaseFile });
+        opened = await openStore(ct.storeOptionsOf(config));
       }
       return opened;
     },

@@ -384,6 +384,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
         description:
           'Store: file:<path>, a bare path (relative to the config folder), :memory:, or a libsql:// / http(s):// server URL.',
       }),
+    database_auth_token: text().optional().meta({
+      description:
+        'Auth token (JWT) for a libsql:// or http(s):// store server; never logged. Prefer JUNCTION_DATABASE_AUTH_TOKEN.',
+    }),
     log_level: oneOf(LOG_LEVELS)
       .default('info')
       .meta({ description: 'Least severe log level written.' }),

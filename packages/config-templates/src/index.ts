@@ -18,6 +18,7 @@ export type { Config, ConfigKeyInfo, ConfigSchema } from './config-schema.js';
 export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';
 export type { EnvOverride, EnvOverrideKind } from './env-overrides.js';
 export { loadConfig } from './load-config.js';
+export { storeOptionsOf } from './store-options.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { configValueAt, defaultConfigYaml } from './default-config.js';
 

@@ -322,6 +322,7 @@ describe('loadConfig environment overrides', () => {
       (c) => c.database_url,
       'libsql://env.example.com',
     ],
+    ['JUNCTION_DATABASE_AUTH_TOKEN', 'jwt-from-env', (c) => c.database_auth_token, 'jwt-from-env'],
     ['JUNCTION_AI_PROVIDER', 'anthropic', (c) => c.ai_provider, 'anthropic'],
     ['JUNCTION_AI_MODEL', 'claude-x', (c) => c.ai_model, 'claude-x'],
     [

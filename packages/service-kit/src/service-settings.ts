@@ -10,13 +10,14 @@ export function apiKeysOf(config: Config, env: NodeJS.ProcessEnv = process.env):
   return [...config.api.keys, ...(extra ? [extra] : [])].filter((key) => key.trim() !== '');
 }
 
-/** The secrets a process's log redacts besides the environment's: API keys, the webhook key, the model key, the registration key. */
+/** The secrets a process's log redacts besides the environment's: API keys, the webhook key, the model key, the registration key, the store's token. */
 export function secretsOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
   return [
     ...apiKeysOf(config, env),
     ...(config.webhook.api_key ? [config.webhook.api_key] : []),
     ...(config.ai_api_key ? [config.ai_api_key] : []),
     ...(config.management.registration_key ? [config.management.registration_key] : []),
+    ...(config.database_auth_token ? [config.database_auth_token] : []),
   ];
 }
 

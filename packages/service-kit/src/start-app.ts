@@ -2,7 +2,13 @@
 // JSON-lines logger that redacts the process's secrets, the store, and the one composition —
 // each closed again if a later step of start-up fails. api-server and webhook-server both
 // start here, so neither can read a setting the other ignores.
-import { loadConfig, resolvePaths, Workspace, type Config } from '@junction/config-templates';
+import {
+  loadConfig,
+  resolvePaths,
+  storeOptionsOf,
+  Workspace,
+  type Config,
+} from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import { composeService, type Composition } from './composition.js';
@@ -46,7 +52,7 @@ export async function startApp<T>(
   return startWithRollback(logger, async (onRollback) => {
     // Registered first so it is closed last, after the failure is logged.
     onRollback(() => logger.close());
-    const store = await openStore({ url: config.database_url });
+    const store = await openStore(storeOptionsOf(config));
     onRollback(() => store.close());
     const service = composeService({
       config,

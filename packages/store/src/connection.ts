@@ -105,7 +105,8 @@ function cacheKey(location: StoreLocation): string | undefined {
   }
 }
 
-function describe(location: StoreLocation): string {
+/** Where a store is, as it may be shown: a path, `:memory:`, or a server URL without its secrets. */
+export function describeLocation(location: StoreLocation): string {
   return location.kind === 'file'
     ? location.path
     : location.kind === 'remote'
@@ -114,7 +115,7 @@ function describe(location: StoreLocation): string {
 }
 
 /** A server URL as it may be shown: no user, password or `authToken` parameter. */
-export function withoutSecrets(url: string): string {
+function withoutSecrets(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.username || parsed.password) {
@@ -302,7 +303,7 @@ function openFailed(location: StoreLocation, err: unknown): StoreError {
   if (err instanceof StoreError && remoteRefusal(err) === undefined) return err;
   const cause = err instanceof StoreError && err.cause !== undefined ? err.cause : err;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  const where = describe(location);
+  const where = describeLocation(location);
   const hint =
     location.kind === 'file'
       ? 'Check that the folder is writable and the file is a libSQL/SQLite database, or choose another database location.'

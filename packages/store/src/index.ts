@@ -5,6 +5,7 @@ export type { Store } from './store.js';
 export { StoreError, isStoreError, STORE_ERROR_CODES } from './store-error.js';
 export type { StoreErrorCode, StoreErrorDetails } from './store-error.js';
 export { resolveStoreLocation } from './store-location.js';
+export { describeLocation } from './connection.js';
 export type { StoreLocation } from './store-location.js';
 export { migrationsFolder } from './migrations.js';
 export type { Page } from './paging.js';

@@ -36,9 +36,10 @@ export async function openTestStore(
     return { store, close: () => store.close() };
   }
   if (kind === 'remote') {
-    // A server of its own (it starts in tens of milliseconds), over HTTP as a host would use it.
+    // A server of its own (it starts in tens of milliseconds), over Hrana on WebSocket, the
+    // recommended URL (ws://, or libsql://…?tls=0); HTTP is covered by the multi-host tests.
     const server = await startSqld();
-    const store = await openStore({ url: server.url, now });
+    const store = await openStore({ url: server.url.replace('http:', 'ws:'), now });
     return {
       store,
       close: async () => {

@@ -62,22 +62,25 @@ suite('a store on a libSQL server that goes away', () => {
     expect(err.message).toMatch(/did not answer/);
   });
 
-  it('fails while the server is down and goes on, with the same store, once it is back', async () => {
-    const server = await startSqld();
-    const store = await openStore({ url: server.url });
-    try {
-      const before = await store.runs.create({ agentName: 'a', task: 'before', source: 'cli' });
-      await server.kill();
-      await expect(
-        store.runs.create({ agentName: 'a', task: 'while down', source: 'cli' }),
-      ).rejects.toBeInstanceOf(StoreError);
-      await server.start();
-      const after = await store.runs.create({ agentName: 'a', task: 'after', source: 'cli' });
-      expect(after.id).toBeGreaterThan(before.id);
-      expect((await store.runs.list({})).map((r) => r.task).sort()).toEqual(['after', 'before']);
-    } finally {
-      await store.close();
-      await server.stop();
-    }
-  });
+  it.each(['http', 'ws'])(
+    'over %s: fails while the server is down and goes on, with the same store, once it is back',
+    async (scheme) => {
+      const server = await startSqld();
+      const store = await openStore({ url: server.url.replace('http:', `${scheme}:`) });
+      try {
+        const before = await store.runs.create({ agentName: 'a', task: 'before', source: 'cli' });
+        await server.kill();
+        await expect(
+          store.runs.create({ agentName: 'a', task: 'while down', source: 'cli' }),
+        ).rejects.toBeInstanceOf(StoreError);
+        await server.start();
+        const after = await store.runs.create({ agentName: 'a', task: 'after', source: 'cli' });
+        expect(after.id).toBeGreaterThan(before.id);
+        expect((await store.runs.list({})).map((r) => r.task).sort()).toEqual(['after', 'before']);
+      } finally {
+        await store.close();
+        await server.stop();
+      }
+    },
+  );
 });

@@ -225,17 +225,13 @@ export default class Doctor extends JunctionCommand {
     try {
       const store = await ctx.store();
       await store.ping();
-      const { migrationsFolder } = await import('@junction/store');
+      const { describeLocation, migrationsFolder } = await import('@junction/store');
       // Opening applied every migration of the journal or failed, so its last one is the schema.
       const journal = JSON.parse(
         readFileSync(path.join(migrationsFolder(), 'meta', '_journal.json'), 'utf8'),
       ) as { entries: Array<{ tag: string }> };
       const where =
-        store.location.kind === 'file'
-          ? store.location.path
-          : store.location.kind === 'remote'
-            ? store.location.url
-            : 'in memory';
+        store.location.kind === 'memory' ? 'in memory' : describeLocation(store.location);
       report(
         'store',
         'ok',
