@@ -114,17 +114,16 @@ export function describeLocation(location: StoreLocation): string {
       : ':memory:';
 }
 
-/** A server URL as it may be shown: no user, password or `authToken` parameter. */
+/**
+ * A server URL as it may be shown: without user and password, and with the one secret a libSQL
+ * URL's query carries (`authToken`) masked.
+ */
 function withoutSecrets(url: string): string {
   try {
     const parsed = new URL(url);
-    if (parsed.username || parsed.password) {
-      parsed.username = '';
-      parsed.password = '';
-    }
-    for (const key of [...parsed.searchParams.keys()]) {
-      if (/token|key|secret|password/i.test(key)) parsed.searchParams.set(key, '[REDACTED]');
-    }
+    parsed.username = '';
+    parsed.password = '';
+    if (parsed.searchParams.has('authToken')) parsed.searchParams.set('authToken', '[REDACTED]');
     return parsed.toString();
   } catch {
     return '[a server URL that does not parse]';
@@ -249,10 +248,9 @@ export async function acquireConnection(
       await runMigrations(db);
     } catch (err) {
       // A token that may read but not write fails here first: said as such, not as a schema problem.
-      if (location.kind === 'remote' && remoteRefusal(err) !== undefined) {
-        throw openFailed(location, err);
-      }
-      throw err;
+      throw location.kind === 'remote' && remoteRefusal(err) !== undefined
+        ? openFailed(location, err)
+        : err;
     }
   });
   if (key !== undefined) connections.set(key, conn);
@@ -300,7 +298,8 @@ function remoteRefusal(err: unknown): string | undefined {
 }
 
 function openFailed(location: StoreLocation, err: unknown): StoreError {
-  if (err instanceof StoreError && remoteRefusal(err) === undefined) return err;
+  const refusal = location.kind === 'remote' ? remoteRefusal(err) : undefined;
+  if (err instanceof StoreError && refusal === undefined) return err;
   const cause = err instanceof StoreError && err.cause !== undefined ? err.cause : err;
   const reason = cause instanceof Error ? cause.message : String(cause);
   const where = describeLocation(location);
@@ -308,7 +307,7 @@ function openFailed(location: StoreLocation, err: unknown): StoreError {
     location.kind === 'file'
       ? 'Check that the folder is writable and the file is a libSQL/SQLite database, or choose another database location.'
       : location.kind === 'remote'
-        ? (remoteRefusal(err) ?? 'Check the URL, that the server is reachable, and the auth token.')
+        ? (refusal ?? 'Check the URL, that the server is reachable, and the auth token.')
         : 'This should not happen; report it with the details.';
   return new StoreError(
     'STORE_OPEN_FAILED',

@@ -84,3 +84,37 @@ suite('a store on a libSQL server that goes away', () => {
     },
   );
 });
+
+suite("a run's end with its last events on a libSQL server", () => {
+  it('writes the events with the end, and none on a run someone else already ended', async () => {
+    const server = await startSqld();
+    const store = await openStore({ url: server.url });
+    try {
+      const run = await store.runs.create({ agentName: 'a', task: 't', source: 'cli' });
+      await store.runs.claim(run.id, 'w1', 60_000);
+      await store.runEvents.record(run.id, [{ type: 'a' }]);
+      await store.runs.markCompleted(run.id, {
+        workerId: 'w1',
+        finalEvents: { events: [{ type: 'b' }, { type: 'c', payload: { n: 1 } }] },
+      });
+      expect((await store.runEvents.list(run.id)).map((e) => [e.seq, e.type])).toEqual([
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'c'],
+      ]);
+      const other = await store.runs.create({ agentName: 'a', task: 'u', source: 'cli' });
+      await store.runs.claim(other.id, 'w1', 60_000);
+      await store.runs.markFailed(other.id, { error: 'cancelled elsewhere', status: 'cancelled' });
+      await expect(
+        store.runs.markCompleted(other.id, {
+          workerId: 'w1',
+          finalEvents: { events: [{ type: 'late' }] },
+        }),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
+      expect(await store.runEvents.list(other.id)).toEqual([]);
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+});

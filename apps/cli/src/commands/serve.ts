@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { McpHttpHandler } from '@junction/mcp-server';
-import type { Listening, PortHint } from '@junction/service-kit';
-import { tracesLine } from '../traces-line.js';
+import type { Listening } from '@junction/service-kit';
+import { listenTraces, portHint, tracesLine } from '../traces-line.js';
 import { JunctionCommand } from '../base-command.js';
 
 const port = (what: string, key: string) =>
@@ -15,13 +15,6 @@ const port = (what: string, key: string) =>
 const CONNECTION_GRACE_MS = 2_000;
 
 /** A port in use names the flag and the config.yaml key that change it. */
-function portHint(flag: string, configKey: string): PortHint {
-  return {
-    inUse: `pick another port with ${flag} <port> (or ${configKey} in config.yaml)`,
-    otherwise: 'Check api.host in config.yaml.',
-    details: { flag },
-  };
-}
 
 export default class Serve extends JunctionCommand {
   static override description =
@@ -112,26 +105,17 @@ export default class Serve extends JunctionCommand {
       const { traces } = service;
       if (traces) {
         traces.bound('dashboard', urlOf(host, ports.api));
-        const optional = [
-          ['receiver', ports.receiver, 'OTLP trace receiver', '--receiver-port', 'traces.receiver_port'],
-          ['viewer', ports.viewer, 'trace viewer', '--viewer-port', 'traces.viewer_port'],
-        ] as const;
-        for (const [which, port, what, flag, key] of optional) {
-          try {
-            const bound = await listen(which === 'receiver' ? traces.receiverApp() : traces.viewerApp(), {
-              host,
-              port,
-              what,
-              hint: portHint(flag, key),
-            });
-            servers.push(bound);
-            traces.bound(which, urlOf(host, bound.port));
-          } catch (err) {
+        const bound = await listenTraces(
+          traces,
+          host,
+          { receiver: ports.receiver, viewer: ports.viewer },
+          (what, err, port) => {
             if (!(err instanceof ServiceError) || err.code !== 'PORT_IN_USE') throw err;
             logger.warn(`${what} not started: ${err.message}`, { port });
             process.stderr.write(`Warning: ${what} not started: ${err.message}\n`);
-          }
-        }
+          },
+        );
+        servers.push(...bound);
       }
       if (!isLoopback(host) && service.apiKeys.length === 0) {
         const warning = `api.host is ${host}, not a loopback address, and no API key is set: REST and MCP answer anyone who can reach this machine. Set api.keys (or JUNCTION_API_KEY), or bind 127.0.0.1.`;

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Listening } from '@junction/service-kit';
 import { JunctionCommand } from '../base-command.js';
 import { CliError } from '../cli-error.js';
+import { listenTraces } from '../traces-line.js';
 
 const port = (what: string, key: string) =>
   Flags.integer({
@@ -28,7 +29,6 @@ export default class Traces extends JunctionCommand {
     const { flags } = await this.parse(Traces);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { listen, urlOf } = await import('@junction/service-kit');
     const ctx = await createContext();
     const { config } = ctx;
     if (!config.traces.enabled) {
@@ -47,32 +47,12 @@ export default class Traces extends JunctionCommand {
     const traces = service.traces!;
     const servers: Listening[] = [];
     try {
-      const receiverPort = flags['receiver-port'] ?? config.traces.receiver_port;
-      const viewerPort = flags['viewer-port'] ?? config.traces.viewer_port;
-      const receiver = await listen(traces.receiverApp(), {
-        host,
-        port: receiverPort,
-        what: 'OTLP trace receiver',
-        hint: {
-          inUse: 'pick another port with --receiver-port <port> (or traces.receiver_port)',
-          otherwise: 'Check api.host in config.yaml.',
-          details: { flag: '--receiver-port' },
-        },
-      });
-      servers.push(receiver);
-      traces.bound('receiver', urlOf(host, receiver.port));
-      const viewer = await listen(traces.viewerApp(), {
-        host,
-        port: viewerPort,
-        what: 'trace viewer',
-        hint: {
-          inUse: 'pick another port with --viewer-port <port> (or traces.viewer_port)',
-          otherwise: 'Check api.host in config.yaml.',
-          details: { flag: '--viewer-port' },
-        },
-      });
-      servers.push(viewer);
-      traces.bound('viewer', urlOf(host, viewer.port));
+      servers.push(
+        ...(await listenTraces(traces, host, {
+          receiver: flags['receiver-port'] ?? config.traces.receiver_port,
+          viewer: flags['viewer-port'] ?? config.traces.viewer_port,
+        })),
+      );
       await service.start();
       const health = service.tracesHealth();
       this.log(`Junction ${this.config.version} keeping traces:`);
