@@ -16,6 +16,7 @@ export const PACKAGE_LAYERS = Object.freeze({
   '@junction/workflows': 'domain',
   '@junction/scheduler': 'domain',
   '@junction/coding-bus': 'domain',
+  '@junction/run-bus': 'domain',
   '@junction/management-client': 'domain',
   '@junction/mcp-server': 'surface',
   '@junction/rest-api': 'surface',

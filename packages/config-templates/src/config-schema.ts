@@ -23,6 +23,13 @@ function httpUrl(): z.ZodURL {
   return z.url({ protocol: /^https?$/, error: expecting('an http:// or https:// URL') });
 }
 
+/** A NATS URL (nats://, tls://, ws://, wss://); `example` goes in the error. */
+function natsUrl(example: string): z.ZodString {
+  return z
+    .string({ error: expecting('a NATS URL') })
+    .regex(/^(nats|tls|ws|wss):\/\/\S+$/, { error: expecting(`a NATS URL such as ${example}`) });
+}
+
 function wholeNumber(unit: string, min: number, max: number): z.ZodNumber {
   const error = expecting(`a whole number of ${unit} between ${min} and ${max}`);
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
@@ -317,16 +324,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .default('opencode-nats')
       .meta({ description: 'opencode-nats (tasks over the NATS bus) or opencode (direct HTTP).' }),
     nats: section({
-      url: z
-        .string({ error: expecting('a NATS URL') })
-        .regex(/^(nats|tls|ws|wss):\/\/\S+$/, {
-          error: expecting('a NATS URL such as nats://127.0.0.1:4222'),
-        })
-        .default('nats://127.0.0.1:4222')
-        .meta({
-          description:
-            'NATS server of the coding bus. On a loopback port nobody listens on, Junction runs its own (embedded) nats-server there.',
-        }),
+      url: natsUrl('nats://127.0.0.1:4222').default('nats://127.0.0.1:4222').meta({
+        description:
+          'NATS server of the coding bus. On a loopback port nobody listens on, Junction runs its own (embedded) nats-server there.',
+      }),
       server_path: text('a file path').optional().meta({
         description:
           'The nats-server binary of the embedded bus; default: nats-server on the PATH, else /usr/sbin/nats-server (Debian package nats-server).',
@@ -422,6 +423,29 @@ export function createConfigSchema(paths: WorkspacePaths) {
       concurrency: wholeNumber('runs', 1, 256)
         .default(4)
         .meta({ description: 'Runs one process executes at the same time.' }),
+      runs: bool().default(true).meta({
+        description:
+          'Whether this process works agent runs (serve, stdio, api-server, worker); false: it only accepts them (`serve --no-workers`).',
+      }),
+      workflows: bool().default(true).meta({
+        description: 'Whether this process advances workflow runs (the workflow engine).',
+      }),
+      scheduler: bool().default(true).meta({
+        description:
+          'Whether this process may fire schedules (the one holding the scheduler lease does).',
+      }),
+    }).prefault({}),
+    queue: section({
+      nats: section({
+        url: natsUrl('nats://nats:4222 (several: comma-separated)').optional().meta({
+          description:
+            "NATS server (with JetStream) every host of one store shares: queued runs and due workflow runs are announced on it and taken at once, runs are followed and cancelled across hosts. Unset: the coding bus's server when coding uses one, else workers poll the store.",
+        }),
+        poll_seconds: wholeNumber('seconds', 1, 3600).default(5).meta({
+          description:
+            'While the bus is up, how often idle workers still look in the store for runs nobody announced.',
+        }),
+      }).prefault({}),
     }).prefault({}),
     runs: section({
       timeout_seconds: wholeNumber('seconds', 1, 86400).default(600).meta({

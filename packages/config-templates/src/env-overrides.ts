@@ -27,6 +27,10 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { variable: 'JUNCTION_MCP_PORT', key: 'mcp.port', kind: 'integer' },
   { variable: 'JUNCTION_WEBHOOK_PORT', key: 'webhook.port', kind: 'integer' },
   { variable: 'JUNCTION_WORKERS', key: 'workers.concurrency', kind: 'integer' },
+  { variable: 'JUNCTION_RUN_WORKERS', key: 'workers.runs', kind: 'boolean' },
+  { variable: 'JUNCTION_WORKFLOW_ENGINE', key: 'workers.workflows', kind: 'boolean' },
+  { variable: 'JUNCTION_SCHEDULER', key: 'workers.scheduler', kind: 'boolean' },
+  { variable: 'JUNCTION_QUEUE_NATS_URL', key: 'queue.nats.url', kind: 'string' },
   { variable: 'JUNCTION_WEBHOOK_ENABLED', key: 'webhook.enabled', kind: 'boolean' },
   { variable: 'JUNCTION_MANAGEMENT_ENABLED', key: 'management.enabled', kind: 'boolean' },
   {

@@ -70,7 +70,13 @@ describe('loadConfig defaults', () => {
       max_attempts: 3,
       git: { token_env_var: 'GITHUB_TOKEN', token_from_kv: false },
     });
-    expect(config.workers).toEqual({ concurrency: 4 });
+    expect(config.workers).toEqual({
+      concurrency: 4,
+      runs: true,
+      workflows: true,
+      scheduler: true,
+    });
+    expect(config.queue).toEqual({ nats: { poll_seconds: 5 } });
     expect(config.runs).toEqual({ timeout_seconds: 600 });
     expect(config.api).toEqual({ host: '127.0.0.1', port: 8585, keys: [] });
     expect(config.mcp).toEqual({ port: 8586 });
@@ -337,6 +343,10 @@ describe('loadConfig environment overrides', () => {
     ['JUNCTION_MCP_PORT', '9586', (c) => c.mcp.port, 9586],
     ['JUNCTION_WEBHOOK_PORT', '9587', (c) => c.webhook.port, 9587],
     ['JUNCTION_WORKERS', '8', (c) => c.workers.concurrency, 8],
+    ['JUNCTION_RUN_WORKERS', 'false', (c) => c.workers.runs, false],
+    ['JUNCTION_WORKFLOW_ENGINE', 'no', (c) => c.workers.workflows, false],
+    ['JUNCTION_SCHEDULER', '0', (c) => c.workers.scheduler, false],
+    ['JUNCTION_QUEUE_NATS_URL', 'nats://nats:4222', (c) => c.queue.nats.url, 'nats://nats:4222'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'http://otel:4318', (c) => c.otel_endpoint, 'http://otel:4318'],
     [
       'OTEL_EXPORTER_OTLP_HEADERS',

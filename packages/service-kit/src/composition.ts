@@ -2,7 +2,16 @@
 // `junction agent run`, the api-server and the webhook-server all build their pieces here, so
 // a setting cannot reach one process and miss another.
 import type { Config, Workspace } from '@junction/config-templates';
-import { AgentRunner, createRunDoor, RunWorkers, type RunDoor } from '@junction/agent-core/runs';
+import {
+  AgentRunner,
+  announceQueued,
+  createRunDoor,
+  RunWorkers,
+  type RunBus,
+  type RunDispatch,
+  type RunDoor,
+} from '@junction/agent-core/runs';
+import { NatsRunBus } from '@junction/run-bus';
 import { McpClientPool } from '@junction/agent-core/mcp';
 import {
   createModelCheck,
@@ -97,6 +106,17 @@ export interface Executor {
   finished: Array<(run: Run) => void>;
 }
 
+/**
+ * The NATS server the hosts of one store share (queue.nats.url), else the coding bus's when
+ * coding works over one; undefined: workers poll the store.
+ */
+export function runBusUrlOf(config: Config): string | undefined {
+  if (config.queue.nats.url) return config.queue.nats.url;
+  return config.coding.enabled && config.coding.backend === 'opencode-nats'
+    ? config.coding.nats.url
+    : undefined;
+}
+
 export interface Composition {
   config: Config;
   store: Store;
@@ -112,6 +132,8 @@ export interface Composition {
   runs: RunDoor;
   /** The one door for workflow runs and approvals of this process. */
   workflows: WorkflowDoor;
+  /** What this process tells the other hosts of its store, when they share a NATS server. */
+  bus: NatsRunBus | undefined;
   /** Present when the process executes runs. */
   executor: Executor | undefined;
   /** The management channel's state, as /health reports it. */
@@ -150,6 +172,7 @@ function buildExecutor(
   metrics: Metrics,
   runDoor: (workers: RunWorkers) => RunDoor,
   workflowDoor: WorkflowDoor,
+  bus: RunBus | undefined,
 ): Executor {
   const { config, store, logger } = options;
   const serviceName = options.serviceName ?? 'junction';
@@ -206,6 +229,7 @@ function buildExecutor(
     runner,
     logger,
     concurrency: config.workers.concurrency,
+    ...(bus ? { bus, busPollMs: config.queue.nats.poll_seconds * 1000 } : {}),
     onFinished: (run) => {
       for (const listener of finished) listener(run);
       return notifier.runFinished(run);
@@ -213,6 +237,7 @@ function buildExecutor(
   });
   const workflowWorkers = new WorkflowWorkers({
     store,
+    ...(bus ? { bus } : {}),
     runs: runDoor(workers),
     logger,
     tracer: tracing.tracer,
@@ -267,11 +292,25 @@ export function composeService(options: ComposeOptions): Composition {
   }
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
+  const busUrl = runBusUrlOf(config);
+  const bus = busUrl
+    ? new NatsRunBus({ url: busUrl, logger, name: options.serviceName ?? 'junction' })
+    : undefined;
+  // A process without workers (the webhook-server) announces the runs it accepts.
+  const announcing: RunDispatch | undefined = bus && {
+    reserve: () => undefined,
+    queued: (run) => announceQueued(bus, run),
+  };
   const runDoorFor = (workers?: RunWorkers): RunDoor =>
     createRunDoor({
       store,
       checkModel,
-      ...(workers ? { dispatch: workers, endings: workers, canceller: workers } : {}),
+      ...(bus ? { bus } : {}),
+      ...(workers
+        ? { dispatch: workers, endings: workers, canceller: workers }
+        : announcing
+          ? { dispatch: announcing }
+          : {}),
     });
   // A workflow run started or an approval decided here wakes this process's workflow workers.
   // The door is made before the workers that advance its runs: it reaches them through here.
@@ -279,13 +318,13 @@ export function composeService(options: ComposeOptions): Composition {
   const workflows = createWorkflowDoor({
     store,
     publicUrl: config.webhook.public_url,
-    due: () => local.workers?.due(),
+    due: () => (local.workers ? local.workers.due() : bus?.announce('workflows')),
     reserve: () => local.workers?.reserve(),
     // Cancelling a workflow run cancels its agent runs through the run door (made below).
     cancelRun: (runId, cancelOptions) => runs.cancel(runId, cancelOptions),
   });
   const executor = options.executes
-    ? buildExecutor(options, env, metrics, runDoorFor, workflows)
+    ? buildExecutor(options, env, metrics, runDoorFor, workflows, bus)
     : undefined;
   if (executor) local.workers = executor.workflowWorkers;
   // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
@@ -379,6 +418,7 @@ export function composeService(options: ComposeOptions): Composition {
     checkModel,
     runs,
     workflows,
+    bus,
     executor,
     managementHealth: () => management.health(),
     traces,
@@ -419,18 +459,31 @@ export function composeService(options: ComposeOptions): Composition {
       ),
     async start(): Promise<void> {
       traces?.start();
-      if (!executor || started) return;
-      // The coding backend (an embedded bus) is up before the first run can want it.
+      if (started) return;
+      if (!executor) {
+        await bus?.open();
+        started = true;
+        return;
+      }
+      // The coding backend (an embedded bus) is up before the first run can want it, and
+      // before the run bus that may use its server.
       await executor.coding.start();
-      const recovered = await executor.workers.start();
-      executor.workflowWorkers.start();
-      await executor.scheduler.start();
+      await bus?.open();
+      const { runs: works, workflows: advances, scheduler: fires } = config.workers;
+      const recovered = works
+        ? await executor.workers.start()
+        : { requeued: [] as number[], failed: [] as number[] };
+      if (advances) executor.workflowWorkers.start();
+      if (fires) await executor.scheduler.start();
       // Registered once this process can take the executions the platform may send at once.
       await management.start();
       started = true;
-      logger.info('workers started', {
+      logger.info(works ? 'workers started' : 'workers off: runs are left to other processes', {
         worker_id: executor.workers.workerId,
-        concurrency: config.workers.concurrency,
+        concurrency: works ? config.workers.concurrency : 0,
+        workflows: advances,
+        scheduler: fires,
+        ...(bus ? { bus: bus.url } : {}),
         recovered_requeued: recovered.requeued.length,
         recovered_failed: recovered.failed.length,
       });
@@ -450,10 +503,12 @@ export function composeService(options: ComposeOptions): Composition {
             logger.info('workers stopped', { requeued });
           }
           await executor.notifier.close();
+          await bus?.close();
           await executor.coding.stop();
           await executor.pool.closeAll();
           await executor.tracing.shutdown();
         }
+        if (!executor) await bus?.close();
         traces?.stop();
         await metrics.shutdown();
         return { requeued };

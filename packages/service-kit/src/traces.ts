@@ -60,7 +60,8 @@ export function traceExportOf(
 ): {
   options: Pick<TracingOptions, 'exporter' | 'endpoint' | 'spanExporter' | 'destination' | 'batch'>;
 } {
-  if (config.otel_endpoint) return { options: { exporter: 'otlp', endpoint: config.otel_endpoint } };
+  if (config.otel_endpoint)
+    return { options: { exporter: 'otlp', endpoint: config.otel_endpoint } };
   if (local) {
     return {
       options: {
@@ -102,7 +103,9 @@ export function uiHandler(uiConfig: () => UiConfig): express.Router {
   router.get('/ui-config.json', (_req, res) => {
     res.set('Cache-Control', 'no-store').json(uiConfig());
   });
-  router.use(express.static(WEB_UI_ROOT, { index: 'index.html', redirect: true, fallthrough: true }));
+  router.use(
+    express.static(WEB_UI_ROOT, { index: 'index.html', redirect: true, fallthrough: true }),
+  );
   return router;
 }
 
@@ -197,10 +200,13 @@ export function tracesPart(options: TracesPartOptions): TracesPart {
             writeFileSync(tmp, `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
             renameSync(tmp, notePath);
           } catch (err) {
-            logger.warn('could not leave the trace receiver note; other commands will not find it', {
-              file: notePath,
-              error: err instanceof Error ? err.message : String(err),
-            });
+            logger.warn(
+              'could not leave the trace receiver note; other commands will not find it',
+              {
+                file: notePath,
+                error: err instanceof Error ? err.message : String(err),
+              },
+            );
           }
         }
       } else if (which === 'viewer') viewer = url;

@@ -2,7 +2,7 @@
 // a due run, take it under a lease (renewed while they advance it), replay it as far as it
 // goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
 // a lease that runs out, and the next poll anywhere takes the run over.
-import { newWorkerId } from '@junction/agent-core/runs';
+import { AnnouncementTaker, newWorkerId, type RunBus } from '@junction/agent-core/runs';
 import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import {
@@ -39,6 +39,11 @@ export interface WorkflowWorkersOptions extends EngineDeps {
   leaseMs?: number;
   /** Told of every run that ended (for the workflow.failed alert and waiters). */
   onFinished?: (run: WorkflowRun) => void;
+  /**
+   * Hosts sharing the store announce runs that became due over it: an idle worker of any host
+   * takes one at once. The poll stays (runs also fall due by time: timers, timeouts).
+   */
+  bus?: RunBus;
 }
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -70,6 +75,8 @@ export class WorkflowWorkers {
    * directly (reserve) ends without a look in the store afterwards: that look was a write.
    */
   #backlog = true;
+  /** Takes due runs announced on the bus for idle workers here. */
+  #taker: AnnouncementTaker | undefined;
 
   constructor(options: WorkflowWorkersOptions) {
     this.#o = { concurrency: 4, pollMs: 500, leaseMs: 60_000, ...options };
@@ -84,6 +91,13 @@ export class WorkflowWorkers {
     clearInterval(this.#renewer);
     this.#renewer = setInterval(() => this.#renewLeases(), Math.max(1000, this.#o.leaseMs / 3));
     this.#renewer.unref();
+    if (this.#o.bus) {
+      this.#taker = new AnnouncementTaker(this.#o.bus, 'workflows', {
+        idle: () => this.#wake.length > 0,
+        wakeOne: () => this.#running && this.#wakeOne(),
+      });
+      this.#taker.start();
+    }
     this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
   }
 
@@ -122,11 +136,20 @@ export class WorkflowWorkers {
     };
   }
 
-  /** A run became due (started, or an approval decided): wakes an idle worker at once. */
+  /**
+   * A run became due (started, or an approval decided): wakes an idle worker here at once, or,
+   * with none, announces it to the other hosts.
+   */
   due(): void {
+    if (!(this.#running && this.#wakeOne())) this.#o.bus?.announce('workflows');
+  }
+
+  /** Wakes one idle worker to look in the store; false when none is idle. */
+  #wakeOne(): boolean {
     this.#backlog = true;
-    const waiting = this.#wake.splice(0, 1);
-    for (const wake of waiting) wake();
+    const wake = this.#wake.shift();
+    wake?.();
+    return wake !== undefined;
   }
 
   /** Resolves when the run ends in this process (or at once if it already has). */
@@ -151,6 +174,8 @@ export class WorkflowWorkers {
    */
   async stop(options: { drainMs?: number } = {}): Promise<void> {
     this.#running = false;
+    this.#taker?.stop();
+    this.#taker = undefined;
     for (const wake of this.#wake.splice(0)) wake();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
@@ -204,6 +229,7 @@ export class WorkflowWorkers {
             resolve(handed);
           };
           this.#wake.push(wake);
+          this.#taker?.kick();
           told();
         });
         if (run === undefined) continue;

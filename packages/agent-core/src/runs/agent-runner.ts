@@ -14,7 +14,7 @@ import {
 } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
-import type { Agent, Run, Store } from '@junction/store';
+import type { Agent, Run, RunEventInput, Store } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
@@ -109,6 +109,11 @@ export interface ExecuteOptions {
   /** Overrides the run's own, the agent's and the config's timeout. */
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
+  /**
+   * Events of the run (and of its sub-agents' runs) as they are recorded, secrets redacted,
+   * before they reach the store: for hosts following the run live (RunBus.publishEvents).
+   */
+  onRecord?: (runId: number, events: readonly RunEventInput[]) => void;
   /**
    * The answer's text as it arrives (a person watching at a terminal): the run's model calls
    * are streamed. Not for a sub-agent's run, nor an agent with an output schema (those are
@@ -425,7 +430,7 @@ export class AgentRunner {
     let timeout: AbortController | undefined;
     let timer: NodeJS.Timeout | undefined;
     const emit = options.onEvent ?? ((): void => undefined);
-    const recorder = new RunRecorder(store, run.id);
+    const recorder = new RunRecorder(store, run.id, options.onRecord);
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
     // Whether a tool call or sub-agent has started: from then on the run is never re-run. The

@@ -4,8 +4,9 @@ import { isStoreError, type Run, type Store } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
 import type { RunEndings } from './dispatch.js';
 import { CANCELLED_MESSAGE } from './lease.js';
+import type { RunBus } from './run-bus.js';
 import { isFinal } from './run-workers.js';
-import { waitForRun } from './submit-run.js';
+import { runNotFound, waitForRun } from './submit-run.js';
 
 /** Runs of this process that can be told at once (RunWorkers). */
 export interface RunCanceller {
@@ -33,12 +34,14 @@ export interface CancelRunDeps {
   store: Store;
   canceller?: RunCanceller;
   endings?: RunEndings;
+  /** Tells the host executing the run at once, when it is another one. */
+  bus?: RunBus;
 }
 
 /**
  * Cancels a run. A queued run ends `cancelled` at once. A running one is marked in the store
- * and, when it executes in this process, stopped at once; otherwise its worker sees the mark
- * within about a second (RunWorkers' cancelPollMs). Either way its model call stops, a tool
+ * and, when it executes in this process, stopped at once; otherwise its host hears it over the
+ * bus at once, or sees the mark within about a second (RunWorkers' cancelPollMs). Either way its model call stops, a tool
  * call in flight returns first, and it ends `cancelled`. Waits up to `waitMs` for that end.
  * RUN_NOT_FOUND for an unknown id; RUN_ENDED (details.status) for a run that already ended.
  */
@@ -65,11 +68,7 @@ export async function cancelRun(
     asked = await store.runs.requestCancel(runId, CANCELLED_MESSAGE);
   } catch (err) {
     if (isStoreError(err, 'NOT_FOUND')) {
-      throw new AgentCoreError(
-        'RUN_NOT_FOUND',
-        `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
-        { run_id: runId },
-      );
+      throw runNotFound(runId);
     }
     if (isStoreError(err, 'CONFLICT')) {
       const status = (err.details as { status?: string } | undefined)?.status ?? 'ended';
@@ -84,7 +83,7 @@ export async function cancelRun(
   }
   audit('success', { was: asked.ended ? 'queued' : 'running' });
   if (asked.ended) return asked;
-  deps.canceller?.cancelLocal(runId);
+  if (!deps.canceller?.cancelLocal(runId)) deps.bus?.requestCancel(runId);
   const run = await waitForRun(
     store,
     runId,

@@ -8,6 +8,8 @@ import {
   type RunCanceller,
 } from './cancel-run.js';
 import type { RunEndings } from './dispatch.js';
+import { followRun, type FollowOptions } from './follow-run.js';
+import type { RunBus } from './run-bus.js';
 import type { RunRequestInput } from './run-request.js';
 import {
   submitRun,
@@ -21,16 +23,19 @@ import {
 export interface RunDoor {
   submit(input: RunRequestInput): Promise<SubmittedRun>;
   waitFor(runId: number, options: WaitOptions): Promise<Run>;
+  /** A run's events as they happen, from any host (see followRun); resolves with its end. */
+  follow(runId: number, options: FollowOptions): Promise<Run>;
   cancel(runId: number, options?: CancelRunOptions): Promise<CancelledRun>;
 }
 
 /** Binds `submitRun`, `waitForRun` and `cancelRun` to one process's store, model check and workers. */
 export function createRunDoor(
-  deps: SubmitRunDeps & { endings?: RunEndings; canceller?: RunCanceller },
+  deps: SubmitRunDeps & { endings?: RunEndings; canceller?: RunCanceller; bus?: RunBus },
 ): RunDoor {
   return {
     submit: (input) => submitRun(deps, input),
     waitFor: (runId, options) => waitForRun(deps.store, runId, options, deps.endings),
+    follow: (runId, options) => followRun(deps, runId, options),
     cancel: (runId, options) => cancelRun(deps, runId, options),
   };
 }

@@ -16,16 +16,25 @@ export class RunRecorder {
   #timer: NodeJS.Timeout | undefined;
   #tail: Promise<void> = Promise.resolve();
   #failure: unknown;
+  readonly #onRecord: ((runId: number, events: readonly RunEventInput[]) => void) | undefined;
 
-  constructor(store: Store, runId: number, intervalMs = 1000) {
+  /** `onRecord` hears every event as it is recorded (before it is written). */
+  constructor(
+    store: Store,
+    runId: number,
+    onRecord?: (runId: number, events: readonly RunEventInput[]) => void,
+    intervalMs = 1000,
+  ) {
     this.#store = store;
     this.#runId = runId;
+    this.#onRecord = onRecord;
     this.#intervalMs = intervalMs;
   }
 
   /** Buffers events (and the run's latest counters) for writing, in call order. */
   record(events: RunEventInput[], progress?: RunProgress): void {
     this.#events.push(...events);
+    if (events.length > 0) this.#onRecord?.(this.#runId, events);
     if (progress) this.#progress = { ...this.#progress, ...progress };
     if (!this.#timer) {
       this.#timer = setTimeout(() => void this.#write(), this.#intervalMs);

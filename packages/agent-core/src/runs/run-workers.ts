@@ -9,6 +9,7 @@ import { redactSecrets } from '../models/model-errors.js';
 import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
 import type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
 import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
+import { AnnouncementTaker, type RunBus } from './run-bus.js';
 
 /** What the workers need of a runner. */
 export interface RunExecutor {
@@ -29,6 +30,14 @@ export interface RunWorkersOptions {
   leaseMs?: number;
   /** How often idle workers look for runs queued by other processes. Default 500 ms. */
   pollMs?: number;
+  /**
+   * Hosts sharing the store tell each other of queued runs, cancels, states and events over
+   * it; idle workers then take announced runs at once and look in the store only every
+   * `busPollMs` (for runs nobody announced), or every `pollMs` while it is down.
+   */
+  bus?: RunBus;
+  /** How often idle workers look in the store while the bus is up. Default 5 s. */
+  busPollMs?: number;
   /** How often runs abandoned by dead workers are looked for. Default 30 s. */
   sweepMs?: number;
   /**
@@ -50,6 +59,15 @@ export interface RunWorkersOptions {
 export interface RecoveryReport {
   requeued: number[];
   failed: number[];
+}
+
+/**
+ * Tells the other hosts of a run written `queued`: one of their idle workers takes it (the door
+ * of a process without idle workers of its own, or without any).
+ */
+export function announceQueued(bus: RunBus, run: Pick<Run, 'id' | 'status'>): void {
+  bus.publishState({ runId: run.id, status: run.status });
+  bus.announce('runs');
 }
 
 /** True once a run has ended (completed, error, timeout or cancelled). */
@@ -80,7 +98,10 @@ export function processAlive(pid: number): boolean {
 export class RunWorkers implements RunDispatch, RunEndings {
   readonly workerId: string;
   readonly #o: Required<
-    Pick<RunWorkersOptions, 'concurrency' | 'leaseMs' | 'pollMs' | 'sweepMs' | 'cancelPollMs'>
+    Pick<
+      RunWorkersOptions,
+      'concurrency' | 'leaseMs' | 'pollMs' | 'busPollMs' | 'sweepMs' | 'cancelPollMs'
+    >
   > &
     RunWorkersOptions;
   readonly #inFlight = new Map<number, AbortController>();
@@ -97,12 +118,17 @@ export class RunWorkers implements RunDispatch, RunEndings {
   #lastPeerCheck = 0;
   /** Looks for cancel requests while runs execute here. */
   #cancelPoll: NodeJS.Timeout | undefined;
+  /** Takes runs announced on the bus for idle workers here. */
+  #taker: AnnouncementTaker | undefined;
+  /** Stops listening to the bus's cancel requests. */
+  #unlisten: (() => void) | undefined;
 
   constructor(options: RunWorkersOptions) {
     this.#o = {
       concurrency: 4,
       leaseMs: DEFAULT_LEASE_MS,
       pollMs: 500,
+      busPollMs: 5_000,
       sweepMs: 30_000,
       cancelPollMs: 1000,
       ...options,
@@ -132,9 +158,11 @@ export class RunWorkers implements RunDispatch, RunEndings {
     };
   }
 
-  queued(): void {
+  /** Wakes an idle worker here for the run, or, with none, announces it to the other hosts. */
+  queued(run: Run): void {
     this.#backlog = true;
-    this.#notify();
+    if (this.#running && this.#wake.length > 0) this.#notify();
+    else if (this.#o.bus) announceQueued(this.#o.bus, run);
   }
 
   /**
@@ -153,11 +181,22 @@ export class RunWorkers implements RunDispatch, RunEndings {
     };
   }
 
+  /** Ends seen here, and (with a bus) ends another host announces, read back from the store. */
   onEnd(runId: number, listener: (run: Run) => void): () => void {
     const set = this.#waiters.get(runId) ?? new Set<(run: Run) => void>();
     this.#waiters.set(runId, set);
     set.add(listener);
+    const unlisten = this.#o.bus?.onState(runId, (message) => {
+      if (!isFinal(message)) return;
+      void this.#o.store.runs.get(runId).then(
+        (run) => {
+          if (run && isFinal(run)) listener(run);
+        },
+        () => undefined,
+      );
+    });
     return () => {
+      unlisten?.();
       set.delete(listener);
       if (set.size === 0 && this.#waiters.get(runId) === set) this.#waiters.delete(runId);
     };
@@ -167,6 +206,20 @@ export class RunWorkers implements RunDispatch, RunEndings {
   async start(): Promise<RecoveryReport> {
     const report = await this.recover();
     this.#running = true;
+    const { bus } = this.#o;
+    if (bus) {
+      this.#unlisten = bus.onCancel((runId) => this.cancelLocal(runId));
+      this.#taker = new AnnouncementTaker(bus, 'runs', {
+        idle: () => this.#wake.length > 0,
+        wakeOne: () => {
+          if (!this.#running || this.#wake.length === 0) return false;
+          this.#backlog = true;
+          this.#notify();
+          return true;
+        },
+      });
+      this.#taker.start();
+    }
     this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
     this.#sweeper = setInterval(() => void this.recover().catch(() => undefined), this.#o.sweepMs);
     this.#sweeper.unref();
@@ -214,8 +267,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
   async #reportRecovered(recovered: RecoveredRuns): Promise<RecoveryReport> {
     for (const run of recovered.requeued) {
       this.#o.logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'queued' });
+      this.queued(run);
     }
-    if (recovered.requeued.length > 0) this.queued();
     for (const run of recovered.failed) {
       this.#o.logger.warn('run recovered from a dead worker', { run_id: run.id, status: 'error' });
       // Its failure is news like any other (the notifier sends agent.failed); a sub-agent
@@ -281,6 +334,10 @@ export class RunWorkers implements RunDispatch, RunEndings {
   async stop(options: { drainMs?: number } = {}): Promise<{ requeued: number }> {
     this.#running = false;
     if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#taker?.stop();
+    this.#taker = undefined;
+    this.#unlisten?.();
+    this.#unlisten = undefined;
     this.#notify(true);
     const drained = Promise.all(this.#loops);
     let timer: NodeJS.Timeout | undefined;
@@ -311,22 +368,28 @@ export class RunWorkers implements RunDispatch, RunEndings {
     }
   }
 
-  /** Waits for a poll interval, a nudge, or a run handed over by a reservation. */
+  /**
+   * Waits for a poll interval (longer while the bus announces runs), a nudge, an announced
+   * run, or a run handed over by a reservation.
+   */
   #idle(): Promise<Run | undefined> {
+    const waitMs = this.#o.bus?.connected() ? this.#o.busPollMs : this.#o.pollMs;
     return new Promise<Run | undefined>((resolve) => {
       const entry = {
         wake: (run?: Run): void => resolve(run),
         timer: setTimeout(() => {
           this.#wake = this.#wake.filter((w) => w !== entry);
           resolve(undefined);
-        }, this.#o.pollMs),
+        }, waitMs),
       };
       this.#wake.push(entry);
+      this.#taker?.kick();
     });
   }
 
   /** Tells waiters and the owner a run ended; a callback failing is its own problem, not the run's. */
   async #finished(run: Run): Promise<void> {
+    this.#o.bus?.publishState({ runId: run.id, status: run.status });
     for (const wake of [...(this.#waiters.get(run.id) ?? [])]) wake(run);
     try {
       await this.#o.onFinished?.(run);
@@ -344,9 +407,10 @@ export class RunWorkers implements RunDispatch, RunEndings {
    * waiters and the notifier. Answers the ended (or re-queued) record.
    */
   async execute(run: Run, options: Omit<ExecuteOptions, 'workerId'> = {}): Promise<Run> {
-    const { store, runner, logger } = this.#o;
+    const { store, runner, logger, bus } = this.#o;
     const controller = new AbortController();
     this.#inFlight.set(run.id, controller);
+    bus?.publishState({ runId: run.id, status: 'running' });
     this.#watchCancels();
     const signal = options.signal
       ? AbortSignal.any([options.signal, controller.signal])
@@ -359,6 +423,7 @@ export class RunWorkers implements RunDispatch, RunEndings {
         workerId: this.workerId,
         signal,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(bus ? { onRecord: (id: number, events) => bus.publishEvents(id, events) } : {}),
       });
       if (isFinal(finished) && (runner.endedHere?.(finished) ?? true)) {
         await this.#finished(finished);

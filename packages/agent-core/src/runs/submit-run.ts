@@ -18,6 +18,15 @@ export function storedIdempotencyKey(source: string, key: string): string {
   return `${source}:${key}`;
 }
 
+/** RUN_NOT_FOUND for a run id no run has, saying where valid ids are. */
+export function runNotFound(runId: number): AgentCoreError {
+  return new AgentCoreError(
+    'RUN_NOT_FOUND',
+    `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
+    { run_id: runId },
+  );
+}
+
 /** How long an idempotency key keeps returning the same run: 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -168,11 +177,7 @@ export async function waitForRun(
 ): Promise<Run> {
   const first = await store.runs.get(runId);
   if (!first) {
-    throw new AgentCoreError(
-      'RUN_NOT_FOUND',
-      `No run has id ${runId}. List runs with \`junction runs list\` (or list_runs) for valid ids.`,
-      { run_id: runId },
-    );
+    throw runNotFound(runId);
   }
   if (isFinal(first) || options.signal?.aborted || options.timeoutMs <= 0) return first;
   return new Promise<Run>((resolve) => {
