@@ -3,7 +3,7 @@
 // webhook-server, the CLI), and alert notifications. The same pieces as `junction serve`
 // without the webhook routes, configured by environment variables.
 import { envPortHint, listen, packageVersion, startApp } from '@junction/service-kit';
-import { appSettingsOf } from './app-settings.js';
+import { appSettingsOf, stopOnce } from './app-settings.js';
 
 /** Service name on traces and in every log record. */
 export const SERVICE_NAME = 'junction-api-server';
@@ -35,7 +35,7 @@ export async function startApiServer(
   const start = { env, serviceName: SERVICE_NAME, version, executes: true, management: true };
   const logStream = options.logStream ? { logStream: options.logStream } : {};
   return startApp({ ...start, ...logStream }, async (service, onRollback, config) => {
-    const { store, logger } = service;
+    const { logger } = service;
     const host = config.api.host;
     const restApp = service.restApp();
     const mcp = service.mcpHttp(config.mcp.port);
@@ -66,27 +66,19 @@ export async function startApiServer(
       version,
     });
 
-    let stopping: Promise<{ requeued: number }> | undefined;
     return {
       host,
       ports,
       version,
-      stop(): Promise<{ requeued: number }> {
-        stopping ??= (async () => {
-          logger.info('shutting down', { drain_seconds: settings.drainMs / 1000 });
-          // Stop accepting first; MCP sessions hold streams open, so they are ended meanwhile.
-          const [, , { requeued }] = await Promise.all([
-            api.stop(settings.drainMs),
-            Promise.all([mcpHttp.stop(settings.drainMs), mcp.close()]),
-            service.stop(settings.drainMs),
-          ]);
-          await store.close();
-          logger.info('stopped', { requeued });
-          await logger.close();
-          return { requeued };
-        })();
-        return stopping;
-      },
+      // Stop accepting first; MCP sessions hold streams open, so they are ended meanwhile.
+      stop: stopOnce(service, settings.drainMs, async (drainMs) => {
+        const [, , stopped] = await Promise.all([
+          api.stop(drainMs),
+          Promise.all([mcpHttp.stop(drainMs), mcp.close()]),
+          service.stop(drainMs),
+        ]);
+        return stopped;
+      }),
     };
   });
 }

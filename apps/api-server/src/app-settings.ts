@@ -15,3 +15,29 @@ export interface AppSettings {
 export function appSettingsOf(env: NodeJS.ProcessEnv): AppSettings {
   return { drainMs: drainSecondsOf(env) * 1000 };
 }
+
+/**
+ * The stop of a container app, made once however often it is called: `stopParts` (listeners and
+ * the composition, given the drain time) together, then the store and the logger.
+ */
+export function stopOnce(
+  service: { store: { close(): Promise<void> }; logger: RootLoggerLike },
+  drainMs: number,
+  stopParts: (drainMs: number) => Promise<{ requeued: number }>,
+): () => Promise<{ requeued: number }> {
+  let stopping: Promise<{ requeued: number }> | undefined;
+  return () =>
+    (stopping ??= (async () => {
+      service.logger.info('shutting down', { drain_seconds: drainMs / 1000 });
+      const { requeued } = await stopParts(drainMs);
+      await service.store.close();
+      service.logger.info('stopped', { requeued });
+      await service.logger.close();
+      return { requeued };
+    })());
+}
+
+interface RootLoggerLike {
+  info(message: string, fields?: Record<string, unknown>): void;
+  close(): Promise<void>;
+}

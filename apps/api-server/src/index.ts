@@ -2,6 +2,8 @@
 // container entry point is dist/main.js. Every name is exported on purpose.
 export { SERVICE_NAME, startApiServer } from './api-server.js';
 export type { ApiServer, StartOptions } from './api-server.js';
+export { startWorker, WORKER_SERVICE_NAME } from './worker.js';
+export type { Worker } from './worker.js';
 export { APP_VARIABLES } from './app-settings.js';
 // The start-up errors and JUNCTION_DRAIN_SECONDS come from @junction/service-kit, under the
 // names this package has always exported.

@@ -23,3 +23,23 @@ export const tableFlags = {
     default: false,
   }),
 };
+
+/** `--debug` and `--drain-seconds` of a command that works runs until a signal (serve, worker). */
+export const serviceFlags = {
+  debug: Flags.boolean({ description: 'log at debug level', default: false }),
+  'drain-seconds': Flags.integer({
+    description:
+      'on SIGTERM, how long in-flight runs may finish; then a run that has called no tool yet is re-queued, one that has is ended as interrupted',
+    default: 10,
+    min: 0,
+    max: 3600,
+  }),
+};
+
+/** Resolves with the name of the first SIGINT or SIGTERM. */
+export function untilSignal(): Promise<string> {
+  return new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}

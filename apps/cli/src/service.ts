@@ -20,6 +20,8 @@ export async function createService(
     management?: 'serve' | 'stdio';
     /** This process keeps traces: receiver, viewer, retention (serve, traces). */
     traces?: boolean;
+    /** What this process works on, over config.yaml's `workers` (serve --no-workers, worker --concurrency). */
+    workers?: Partial<CliContext['config']['workers']>;
   },
 ): Promise<Composition> {
   const { composeService } = await import('@junction/service-kit');
@@ -28,7 +30,9 @@ export async function createService(
     ...(options.debug ? { level: 'debug' as const } : {}),
   });
   return composeService({
-    config: ctx.config,
+    config: options.workers
+      ? { ...ctx.config, workers: { ...ctx.config.workers, ...options.workers } }
+      : ctx.config,
     store,
     logger,
     version: options.version,

@@ -1,6 +1,12 @@
-// The trace receiver and viewer as serve and `junction traces` bind them, and the start-up line
-// that says where traces go and where to see them.
-import type { Listening, PortHint, TracesHealth, TracesPart } from '@junction/service-kit';
+// The trace receiver and viewer as serve and `junction traces` bind them, and the start-up lines
+// that say where traces go and where to see them, and how queued runs reach workers.
+import type {
+  Composition,
+  Listening,
+  PortHint,
+  TracesHealth,
+  TracesPart,
+} from '@junction/service-kit';
 
 /** How a port flag and its config key are offered when the port is taken. */
 export function portHint(flag: string, configKey: string): PortHint {
@@ -60,4 +66,11 @@ export function tracesLine(health: TracesHealth): string {
   if (health.viewer) parts.push(`viewer ${health.viewer}`);
   if (health.receiver) parts.push(`receiver ${health.receiver}`);
   return parts.join(' · ');
+}
+
+/** How queued runs reach workers, for the start-up lines of serve and worker. */
+export function queueLine(service: Pick<Composition, 'bus'>): string {
+  const { bus } = service;
+  if (!bus) return 'workers poll the store (set queue.nats.url to dispatch over NATS JetStream)';
+  return `NATS JetStream ${bus.url}${bus.connected() ? '' : ' (not connected yet: workers poll the store meanwhile)'}`;
 }

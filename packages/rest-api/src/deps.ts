@@ -5,7 +5,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
 import type { Scheduler } from '@junction/scheduler';
-import type { ManagementState, TracesHealthBody } from './schemas.js';
+import type {
+  ManagementState,
+  QueueHealthBody,
+  TracesHealthBody,
+  WorkersHealthBody,
+} from './schemas.js';
 
 /** What the API needs of its keys: whether one is needed, the key a request presents, a constant-time match. */
 export interface ApiKeyRing {
@@ -56,6 +61,10 @@ export interface RestDeps {
   management?: () => ManagementState;
   /** Where traces go, for /health; without it `nowhere`. */
   traces?: () => TracesHealthBody;
+  /** What this process works on, for /health; without it no workers. */
+  workers?: () => WorkersHealthBody;
+  /** The run bus, for /health; without it none. */
+  queue?: () => QueueHealthBody;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */
   mcpServersActive?: () => number;
   /** Largest accepted request body in bytes. Default 1 MiB. */

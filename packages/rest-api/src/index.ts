@@ -10,7 +10,7 @@ export { ERROR_STATUS, REST_ERROR_CODES, RestApiError } from './errors.js';
 export type { ErrorBody, RestErrorCode } from './errors.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './query-params.js';
 export { SCHEDULER_STATES } from './schemas.js';
-export { TRACE_OPERATIONS } from './route-table.js';
+export { PROBE_OPERATIONS, TRACE_OPERATIONS } from './route-table.js';
 export type { OperationId } from './route-table.js';
 export type {
   McpServerListBody,
@@ -38,6 +38,8 @@ export type {
   ScheduleRunAnswerBody,
   SetScheduleRequest,
   TracesHealthBody,
+  QueueHealthBody,
+  WorkersHealthBody,
   UnhealthyBody,
   ApprovalAnswerBody,
   ApprovalBody,

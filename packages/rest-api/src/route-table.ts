@@ -883,6 +883,12 @@ export const TRACE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
   'listTraceServices',
 ]);
 
+/** The routes of a process that only works runs (`junction worker`): probes and scrapers. */
+export const PROBE_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'getHealth',
+  'getMetrics',
+]);
+
 /** Routes whose query is not checked (probes and scrapers may add cache-busting parameters). */
 export const LENIENT_QUERY: ReadonlySet<OperationId> = new Set([
   'getOpenApiDocument',

@@ -197,12 +197,34 @@ const traces = z
   })
   .describe('Where traces go and where to look at them');
 
+const queue = z
+  .object({
+    bus: z
+      .string()
+      .nullable()
+      .describe(
+        'The NATS server (JetStream) runs are announced on, secrets masked; null: workers find runs by polling the store',
+      ),
+    connected: z.boolean().describe('Whether this process is connected to it now'),
+  })
+  .describe('How queued work reaches the workers of every host');
+
+const workers = z
+  .object({
+    runs: count.describe('Runs this process may execute at once; 0: it only accepts runs'),
+    in_flight: count.describe('Runs executing in this process now'),
+    workflows: z.boolean().describe('Whether this process advances workflow runs'),
+  })
+  .describe('What this process works on');
+
 const healthCommon = {
   version: z.string(),
   uptime: z.string().describe('Human-readable time since start, e.g. "2h 3m 4s"'),
   scheduler,
   management,
   traces,
+  workers,
+  queue,
 };
 
 export const healthSchema = z
@@ -615,6 +637,8 @@ export type UnhealthyBody = z.infer<typeof unhealthySchema>;
 export type SchedulerState = (typeof SCHEDULER_STATES)[number];
 export type ManagementState = (typeof MANAGEMENT_STATES)[number];
 export type TracesHealthBody = z.infer<typeof traces>;
+export type WorkersHealthBody = z.infer<typeof workers>;
+export type QueueHealthBody = z.infer<typeof queue>;
 export type QueueRequest = z.infer<typeof queueRequestSchema>;
 export type SubmitRunRequest = z.infer<typeof submitRunRequestSchema>;
 export type WorkflowBody = z.infer<typeof workflowSchema>;

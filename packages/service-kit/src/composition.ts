@@ -20,7 +20,12 @@ import {
   type ModelSettings,
 } from '@junction/agent-core/models';
 import { createMcpHttpHandler, createMcpServer, type McpHttpHandler } from '@junction/mcp-server';
-import { createRestApp, TRACE_OPERATIONS, type RestDeps } from '@junction/rest-api';
+import {
+  createRestApp,
+  PROBE_OPERATIONS,
+  TRACE_OPERATIONS,
+  type RestDeps,
+} from '@junction/rest-api';
 import type { Run, Store } from '@junction/store';
 import {
   MIN_SECRET_LENGTH,
@@ -140,6 +145,8 @@ export interface Composition {
   managementHealth(): ManagementHealth;
   /** The REST API with /health and /metrics, and the dashboard at /ui. */
   restApp(): express.Express;
+  /** Only /health and /metrics: the port of a process that only works runs (`junction worker`). */
+  probeApp(): express.Express;
   /** The receiver and viewer of a process that keeps traces (ComposeOptions.traces). */
   traces: TracesPart | undefined;
   /** Where traces go and where to look at them, as /health and the start-up line say. */
@@ -381,11 +388,17 @@ export function composeService(options: ComposeOptions): Composition {
     pricing: createPricing(config.pricing),
     management: () => management.health(),
     traces: () => tracesHealth(),
+    queue: () => ({ bus: bus?.url ?? null, connected: bus?.connected() ?? false }),
     ...(executor
       ? {
           workersRunning: () => started && stopped === undefined,
           scheduler: executor.scheduler,
           mcpServersActive: () => executor.pool.activeKeys().length,
+          workers: () => ({
+            runs: started && config.workers.runs ? config.workers.concurrency : 0,
+            in_flight: executor.workers.inFlight(),
+            workflows: started && config.workers.workflows,
+          }),
         }
       : {}),
   };
@@ -433,6 +446,8 @@ export function composeService(options: ComposeOptions): Composition {
           version,
         })),
       }),
+    probeApp: () =>
+      createRestApp(restDeps, { operations: PROBE_OPERATIONS, ...(guard ? { guard } : {}) }),
     mcpHttp: (port) =>
       createMcpHttpHandler({
         port,

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import type { McpHttpHandler } from '@junction/mcp-server';
 import type { Listening } from '@junction/service-kit';
-import { listenTraces, portHint, tracesLine } from '../traces-line.js';
+import { listenTraces, portHint, queueLine, tracesLine } from '../traces-line.js';
 import { JunctionCommand } from '../base-command.js';
+import { serviceFlags, untilSignal } from '../flags.js';
 
 const port = (what: string, key: string) =>
   Flags.integer({
@@ -32,14 +33,13 @@ export default class Serve extends JunctionCommand {
     'webhook-port': port('the webhook routes', 'webhook.port'),
     'receiver-port': port('the OTLP/HTTP trace receiver', 'traces.receiver_port'),
     'viewer-port': port('the trace viewer', 'traces.viewer_port'),
-    debug: Flags.boolean({ description: 'log at debug level', default: false }),
-    'drain-seconds': Flags.integer({
+    workers: Flags.boolean({
       description:
-        'on SIGTERM, how long in-flight runs may finish; then a run that has called no tool yet is re-queued, one that has is ended as interrupted',
-      default: 10,
-      min: 0,
-      max: 3600,
+        'work runs and workflow runs here (default); --no-workers: only accept them, for `junction worker` processes (or api-servers) sharing the store to execute',
+      default: true,
+      allowNo: true,
     }),
+    ...serviceFlags,
   };
 
   async run(): Promise<void> {
@@ -66,6 +66,7 @@ export default class Serve extends JunctionCommand {
       startedAt,
       management: 'serve',
       traces: true,
+      ...(flags.workers ? {} : { workers: { runs: false, workflows: false } }),
     });
     const { logger } = service;
     const servers: Listening[] = [];
@@ -132,17 +133,18 @@ export default class Serve extends JunctionCommand {
       );
       this.log(`  dashboard ${base}:${ports.api}/ui/`);
       this.log(`  traces   ${tracesLine(service.tracesHealth())}`);
-      this.log(`serving MCP, REST and webhooks; ${config.workers.concurrency} workers`);
+      this.log(`  queue    ${queueLine(service)}`);
+      const workers = service.config.workers.runs ? service.config.workers.concurrency : 0;
+      this.log(
+        `serving MCP, REST and webhooks; ${workers > 0 ? `${workers} workers` : 'no workers: runs wait for `junction worker` processes on this store'}`,
+      );
       logger.info('serving', {
         host,
         ...ports,
-        workers: config.workers.concurrency,
+        workers,
         traces: service.tracesHealth(),
       });
-      const signal = await new Promise<string>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-      });
+      const signal = await untilSignal();
       logger.info('shutting down', { signal, drain_seconds: flags['drain-seconds'] });
       const { requeued } = await this.#stop(servers, mcpHandler, service, flags['drain-seconds']);
       this.log(`Stopped (${signal}); ${requeued} in-flight run(s) re-queued.`);

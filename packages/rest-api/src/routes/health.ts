@@ -36,6 +36,12 @@ export function getHealth(ctx: RouteContext): RequestHandler {
   const managementOf = (): ManagementState => ctx.deps.management?.() ?? 'disabled';
   const tracesOf = (): TracesHealthBody =>
     ctx.deps.traces?.() ?? { export: 'nowhere', receiver: null, viewer: null };
+  const common = () => ({
+    management: managementOf(),
+    traces: tracesOf(),
+    workers: ctx.deps.workers?.() ?? { runs: 0, in_flight: 0, workflows: false },
+    queue: ctx.deps.queue?.() ?? { bus: null, connected: false },
+  });
   return async (_req: Request, res: Response): Promise<void> => {
     const uptime = formatUptime(now().getTime() - startedAt.getTime());
     const scheduler: SchedulerState = schedules?.status() ?? 'disabled';
@@ -53,8 +59,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         mcp_servers: mcpServers,
         database: 'ok',
         scheduler,
-        management: managementOf(),
-        traces: tracesOf(),
+        ...common(),
       };
       res.json(body);
     } catch (err) {
@@ -68,8 +73,7 @@ export function getHealth(ctx: RouteContext): RequestHandler {
         mcp_servers: null,
         database: reason,
         scheduler,
-        management: managementOf(),
-        traces: tracesOf(),
+        ...common(),
       };
       res.status(503).json(body);
     }

@@ -25,8 +25,7 @@ export function listMcpServers(ctx: RouteContext): RequestHandler {
           name: server.name,
           environment: envName.get(server.environmentId) ?? '',
           transport: server.transport,
-          status:
-            server.status === 'pending' ? ('never synced' as const) : server.status,
+          status: server.status === 'pending' ? ('never synced' as const) : server.status,
           last_synced_at: server.lastSyncedAt?.toISOString() ?? null,
           error: server.lastError === null ? null : ctx.clean(server.lastError),
           tools: tools
