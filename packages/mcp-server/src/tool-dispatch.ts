@@ -105,6 +105,7 @@ export function installTools(
         signal: extra.signal,
         redactText: auditor.redactText,
         redact: auditor.redact,
+        wantsProgress: progressToken !== undefined,
         async progress(progress, message): Promise<void> {
           if (progressToken === undefined) return;
           await extra

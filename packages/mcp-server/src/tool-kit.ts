@@ -13,6 +13,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Sends a progress notification when the client asked for them (a progress token); else nothing. */
   progress(progress: number, message: string): Promise<void>;
+  /** Whether the client asked for progress notifications. */
+  wantsProgress: boolean;
   /** Removes secrets from text that goes back to the client. */
   redactText(text: string): string;
   /** Removes secret-looking keys and known secret values from a value that goes back to the client. */

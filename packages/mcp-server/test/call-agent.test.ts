@@ -147,9 +147,46 @@ describe('call_agent progress', () => {
       status: 'completed',
       final_response: 'patient',
     });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.progress).toBe(5);
+    // A quiet run: a line after 5 s; then its one model turn, as the run records it.
+    expect(seen.map((p) => p.progress)).toEqual([1, 2]);
     expect(seen[0]?.message).toMatch(/^run \d+ of chat is still going \(5 s\)$/);
+    expect(seen[1]?.message).toMatch(/^run \d+: model_turn step 1 .*finish stop/);
+  });
+
+  it('tells the client of each turn and tool call as the run makes them', async () => {
+    h.fake.script([
+      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
+      { text: 'five' },
+    ]);
+    const seen: Array<{ progress: number; message?: string }> = [];
+    const result = await client.callTool(
+      { name: 'call_agent', arguments: { agent_name: 'calc', task: 'add 2 and 3' } },
+      undefined,
+      { onprogress: (p) => seen.push(p), timeout: 20_000 },
+    );
+    expect(result.structuredContent).toMatchObject({ status: 'completed', final_response: 'five' });
+    const runId = (result.structuredContent as { run_id: number }).run_id;
+    expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+    expect(seen.map((p) => p.message)).toEqual([
+      expect.stringMatching(new RegExp(`^run ${runId}: model_turn step 1 .*calls add$`)),
+      expect.stringMatching(new RegExp(`^run ${runId}: tool_call step 1  \\S+/add  ok$`)),
+      expect.stringMatching(new RegExp(`^run ${runId}: model_turn step 2 .*"five"$`)),
+    ]);
+  });
+
+  it('only waits for the end (follows no events) when the client asked for no progress', async () => {
+    const waitOnly = {
+      ...h.deps.runs,
+      follow: () => Promise.reject(new Error('followed without a progress token')),
+    };
+    const { client: c, close } = await connectInMemory({ ...h.deps, runs: waitOnly });
+    try {
+      h.fake.script([{ text: 'plain' }]);
+      const answer = await call(c, 'call_agent', { agent_name: 'chat', task: 'no progress' });
+      expect(answer.structuredContent).toMatchObject({ status: 'completed', final_response: 'plain' });
+    } finally {
+      await close();
+    }
   });
 });
 
@@ -278,6 +315,7 @@ describe('call_agent refusals', () => {
     const broken = {
       submit: h.deps.runs.submit,
       waitFor: () => Promise.reject(new Error('database is locked')),
+      follow: () => Promise.reject(new Error('database is locked')),
       cancel: h.deps.runs.cancel,
     };
     const { client: c, close } = await connectInMemory({ ...h.deps, runs: broken });

@@ -63,6 +63,11 @@ export interface RestDeps {
   traces?: () => TracesHealthBody;
   /** What this process works on, for /health; without it no workers. */
   workers?: () => WorkersHealthBody;
+  /**
+   * Told whenever a run of any host is written, claimed or ends (the run bus): run streams look
+   * at the store at once instead of only every RUN_STREAM_POLL_MS.
+   */
+  runChanges?: { connected(): boolean; subscribe(listener: () => void): () => void };
   /** The run bus, for /health; without it none. */
   queue?: () => QueueHealthBody;
   /** Live MCP connections for the `mcp_servers_active` gauge; default: servers whose last sync connected. */

@@ -389,6 +389,14 @@ export function composeService(options: ComposeOptions): Composition {
     management: () => management.health(),
     traces: () => tracesHealth(),
     queue: () => ({ bus: bus?.url ?? null, connected: bus?.connected() ?? false }),
+    ...(bus
+      ? {
+          runChanges: {
+            connected: () => bus.connected(),
+            subscribe: (listener: () => void) => bus.onState('*', listener),
+          },
+        }
+      : {}),
     ...(executor
       ? {
           workersRunning: () => started && stopped === undefined,

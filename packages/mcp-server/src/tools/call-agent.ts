@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runRequestFields } from '@junction/agent-core/runs';
+import { runRequestFields, summarizeEvent } from '@junction/agent-core/runs';
 import type { Run } from '@junction/store';
 import { idArg } from '../arguments.js';
 import { defineTool, type ToolContext } from '../tool-kit.js';
@@ -14,15 +14,35 @@ function isActive(run: Run): boolean {
   return run.status === 'queued' || run.status === 'running';
 }
 
+/**
+ * Waits for the run's end. A client that asked for progress hears every event of the run as it
+ * happens, whichever host executes it (the run door's follow), and a line every few seconds
+ * while nothing happens.
+ */
 async function waitWithProgress(run: Run, timeoutMs: number, ctx: ToolContext): Promise<Run> {
+  if (!ctx.wantsProgress) {
+    return ctx.deps.runs.waitFor(run.id, { timeoutMs, signal: ctx.signal });
+  }
   const started = Date.now();
+  let sent = 0;
+  let quietSince = Date.now();
+  const say = (message: string): void => {
+    sent += 1;
+    quietSince = Date.now();
+    void ctx.progress(sent, message);
+  };
   const ticker = setInterval(() => {
+    if (Date.now() - quietSince < PROGRESS_EVERY_MS) return;
     const seconds = Math.round((Date.now() - started) / 1000);
-    void ctx.progress(seconds, `run ${run.id} of ${run.agentName} is still going (${seconds} s)`);
+    say(`run ${run.id} of ${run.agentName} is still going (${seconds} s)`);
   }, PROGRESS_EVERY_MS);
   ticker.unref();
   try {
-    return await ctx.deps.runs.waitFor(run.id, { timeoutMs, signal: ctx.signal });
+    return await ctx.deps.runs.follow(run.id, {
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]),
+      onEvent: (event) =>
+        say(`run ${run.id}: ${event.type} ${summarizeEvent(event.type, event.payload)}`.trimEnd()),
+    });
   } finally {
     clearInterval(ticker);
   }

@@ -9,6 +9,8 @@ import { runListFilter } from './runs.js';
 
 /** How often a stream looks at the store. */
 export const RUN_STREAM_POLL_MS = 500;
+/** How often, while the run bus tells of every change, a stream still looks (a missed message). */
+export const RUN_STREAM_BUS_POLL_MS = 5_000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 export const RUN_STREAM_KEEPALIVE_MS = 15_000;
 /** Streams one process serves at once; past it, 503 (each stream reads the store twice a second). */
@@ -43,9 +45,16 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
     let last = '';
     let closed = false;
     let busy = false;
+    // A change told while a look is under way: looked at again right after it.
+    let again = false;
     const look = async (): Promise<void> => {
-      if (closed || busy) return;
+      if (closed) return;
+      if (busy) {
+        again = true;
+        return;
+      }
       busy = true;
+      again = false;
       try {
         // Relative times (since=1h) move with the clock: the filter is read again each time.
         const filter = await runListFilter(ctx, q);
@@ -69,8 +78,18 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
       } finally {
         busy = false;
       }
+      if (again) void look();
     };
-    const poll = setInterval(() => void look(), RUN_STREAM_POLL_MS);
+    const changes = ctx.deps.runChanges;
+    const unlisten = changes?.subscribe(() => void look());
+    let lastLook = 0;
+    const poll = setInterval(() => {
+      // With the bus up, changes come told: the store is only looked at now and then.
+      const every = changes?.connected() ? RUN_STREAM_BUS_POLL_MS : RUN_STREAM_POLL_MS;
+      if (Date.now() - lastLook < every - 10) return;
+      lastLook = Date.now();
+      void look();
+    }, RUN_STREAM_POLL_MS);
     const keepAlive = setInterval(() => {
       if (!closed) res.write(': keep-alive\n\n');
     }, RUN_STREAM_KEEPALIVE_MS);
@@ -80,6 +99,7 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
       open -= 1;
       clearInterval(poll);
       clearInterval(keepAlive);
+      unlisten?.();
     };
     req.on('close', stop);
     res.on('close', stop);

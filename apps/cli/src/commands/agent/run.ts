@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { RunProgressEvent } from '@junction/agent-core/runs';
+import type { Run } from '@junction/store';
 import { JunctionCommand } from '../../base-command.js';
 import { noColorFlag } from '../../flags.js';
 import { summarizeEvent } from '../../run-view.js';
@@ -22,11 +23,13 @@ export interface RunView {
 export default class AgentRun extends JunctionCommand {
   static override description =
     'Run an agent with a task: shows each model turn and tool call as it happens, then the final answer. ' +
+    'With --queue, the run is queued for the workers of any process sharing the store (serve, junction worker, api-servers, on any host) and followed here live; Ctrl-C cancels it. ' +
     'Exits 8 when the run fails or is cancelled, 9 when it times out.';
 
   static override examples = [
     '<%= config.bin %> agent run assistant "List the files you can see"',
     '<%= config.bin %> agent run triage "Sort today\'s issues" --env prod --var repo=junction --timeout 120',
+    '<%= config.bin %> agent run assistant "Summarise the logs" --queue',
   ];
 
   static override args = {
@@ -50,6 +53,11 @@ export default class AgentRun extends JunctionCommand {
       description: 'seconds before the run ends with status timeout',
       min: 1,
     }),
+    queue: Flags.boolean({
+      description:
+        'queue the run for the workers (of serve, junction worker, api-servers: any host sharing the store) instead of executing it here, and follow it live',
+      default: false,
+    }),
     'no-color': noColorFlag,
   };
 
@@ -61,28 +69,69 @@ export default class AgentRun extends JunctionCommand {
     const variables = parseVars(flags.var ?? []);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
-    const { submitRun } = await import('@junction/agent-core/runs');
-    const { Spinner, colourOn, paint, terminalText } = await import('../../progress.js');
+    const { isFinal, submitRun } = await import('@junction/agent-core/runs');
+    const { Spinner, terminalText } = await import('../../progress.js');
     const ctx = await createContext();
-    const service = await createService(ctx, { version: this.config.version });
+    // Queued, the run is executed elsewhere: this process only submits and follows it.
+    const service = await createService(ctx, {
+      version: this.config.version,
+      ...(flags.queue ? { executes: false } : {}),
+    });
     const workers = service.executor?.workers;
     const controller = new AbortController();
     const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
     process.once('SIGINT', onSigint);
     try {
+      const request = {
+        agent_name: args.name,
+        environment: flags.env,
+        task: args.task,
+        variables,
+        source: 'cli' as const,
+        timeout_seconds: flags.timeout,
+      };
+      if (flags.queue) {
+        // The run bus (when configured) announces it and carries its events back.
+        await service.start();
+        const { run, agent } = await service.runs.submit(request);
+        const where =
+          flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
+        if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'}), queued`);
+        const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
+        spinner.start('run', 'waiting for a worker to take it');
+        const hint = setTimeout(() => {
+          spinner.start(
+            'run',
+            'no worker has taken it yet: is `junction serve`, `junction worker` or an api-server working runs on this store?',
+          );
+        }, 10_000);
+        hint.unref();
+        let finished = await service.runs
+          .follow(run.id, {
+            signal: controller.signal,
+            onEvent: (event) => {
+              clearTimeout(hint);
+              if (this.jsonEnabled()) return;
+              spinner.line(`  ${event.type}  ${summarizeEvent(event.type, event.payload)}`);
+              spinner.start('run', 'running');
+            },
+          })
+          .finally(() => {
+            clearTimeout(hint);
+            spinner.stop();
+          });
+        // Ctrl-C: the run is asked to stop wherever it executes.
+        if (controller.signal.aborted && !isFinal(finished)) {
+          ({ run: finished } = await service.runs.cancel(run.id, { source: 'cli' }));
+        }
+        return await this.#report(finished, flags['no-color'], false);
+      }
       if (!workers) throw new Error('this process cannot execute runs');
       // The one door, with this process's worker as the run's claimant: no `serve` worker
       // sharing the store can take it, and it is executed here by the workers' own code.
       const { run, agent } = await submitRun(
         { store: service.store, checkModel: service.checkModel, dispatch: workers.forCaller() },
-        {
-          agent_name: args.name,
-          environment: flags.env,
-          task: args.task,
-          variables,
-          source: 'cli',
-          timeout_seconds: flags.timeout,
-        },
+        request,
       );
       const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
       if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
@@ -137,52 +186,58 @@ export default class AgentRun extends JunctionCommand {
           spinner.stop();
           endText();
         });
-      const colour = colourOn(flags['no-color']);
-      const view: RunView = {
-        run_id: finished.id,
-        agent_id: finished.agentId,
-        agent_name: finished.agentName,
-        status: finished.status,
-        steps_taken: finished.stepsTaken,
-        input_tokens: finished.inputTokens,
-        output_tokens: finished.outputTokens,
-        model: finished.model,
-        final_response: finished.finalResponse,
-        error: finished.error,
-        duration_ms:
-          finished.completedAt && finished.startedAt
-            ? finished.completedAt.getTime() - finished.startedAt.getTime()
-            : null,
-        trace_id: finished.traceId,
-      };
-      const exit = finished.status === 'completed' ? 0 : finished.status === 'timeout' ? 9 : 8;
-      if (this.jsonEnabled()) {
-        if (exit !== 0) {
-          this.logJson(view);
-          return this.exit(exit);
-        }
-        return view;
-      }
-      if (finished.status === 'completed') {
-        // Streamed, the answer is on the screen already.
-        if (!streamed) this.log(`\n${finished.finalResponse ?? ''}\n`);
-        else this.log('');
-      } else {
-        this.logToStderr(
-          `\nRun ${finished.id} ended ${paint(finished.status, colour)}: ${finished.error ?? ''}`,
-        );
-      }
-      this.log(
-        `run ${finished.id} ${paint(finished.status, colour)} in ${((view.duration_ms ?? 0) / 1000).toFixed(1)}s, ` +
-          `${finished.stepsTaken} model turns, tokens ${finished.inputTokens} in / ${finished.outputTokens} out`,
-      );
-      if (exit !== 0) return this.exit(exit);
-      return view;
+      return await this.#report(finished, flags['no-color'], streamed);
     } finally {
       process.off('SIGINT', onSigint);
       await service.stop();
       await ctx.close();
     }
+  }
+
+  /** Prints (or answers as JSON) how the run ended; exits 8 or 9 when it did not complete. */
+  async #report(finished: Run, noColor: boolean, streamed: boolean): Promise<RunView> {
+    const { colourOn, paint } = await import('../../progress.js');
+    const colour = colourOn(noColor);
+    const view: RunView = {
+      run_id: finished.id,
+      agent_id: finished.agentId,
+      agent_name: finished.agentName,
+      status: finished.status,
+      steps_taken: finished.stepsTaken,
+      input_tokens: finished.inputTokens,
+      output_tokens: finished.outputTokens,
+      model: finished.model,
+      final_response: finished.finalResponse,
+      error: finished.error,
+      duration_ms:
+        finished.completedAt && finished.startedAt
+          ? finished.completedAt.getTime() - finished.startedAt.getTime()
+          : null,
+      trace_id: finished.traceId,
+    };
+    const exit = finished.status === 'completed' ? 0 : finished.status === 'timeout' ? 9 : 8;
+    if (this.jsonEnabled()) {
+      if (exit !== 0) {
+        this.logJson(view);
+        return this.exit(exit);
+      }
+      return view;
+    }
+    if (finished.status === 'completed') {
+      // Streamed, the answer is on the screen already.
+      if (!streamed) this.log(`\n${finished.finalResponse ?? ''}\n`);
+      else this.log('');
+    } else {
+      this.logToStderr(
+        `\nRun ${finished.id} ended ${paint(finished.status, colour)}: ${finished.error ?? ''}`,
+      );
+    }
+    this.log(
+      `run ${finished.id} ${paint(finished.status, colour)} in ${((view.duration_ms ?? 0) / 1000).toFixed(1)}s, ` +
+        `${finished.stepsTaken} model turns, tokens ${finished.inputTokens} in / ${finished.outputTokens} out`,
+    );
+    if (exit !== 0) return this.exit(exit);
+    return view;
   }
 }
 

@@ -4,13 +4,15 @@ import type { LogFileRecord } from '../../log-file.js';
 
 export default class Logs extends JunctionCommand {
   static override description =
-    'Show the service log (JSON lines in <workspace>/logs/junction.log): the last lines, filtered by level and agent, or follow it with -f.';
+    'Show the service log (JSON lines in <workspace>/logs/junction.log): the last lines, filtered by level and agent, or follow it with -f. ' +
+    'With --run <id>: the events of that run instead (model turns, tool calls, errors) from the store, and with -f the new ones live until it ends, whichever host executes it.';
 
   static override examples = [
     '<%= config.bin %> logs',
     '<%= config.bin %> logs --level warn --agent triage --lines 20',
     '<%= config.bin %> logs -f',
     '<%= config.bin %> logs --json',
+    '<%= config.bin %> logs --run 42 -f',
   ];
 
   static override flags = {
@@ -25,6 +27,13 @@ export default class Logs extends JunctionCommand {
       options: ['error', 'warn', 'info', 'debug'],
     }),
     agent: Flags.string({ char: 'a', description: 'only records of this agent (agent_name)' }),
+    run: Flags.integer({
+      char: 'r',
+      description:
+        'the events of this run (its id) instead of the service log; -f follows it until it ends',
+      min: 1,
+      exclusive: ['level', 'agent'],
+    }),
     lines: Flags.integer({
       char: 'n',
       description: 'how many of the last matching records to show first',
@@ -36,8 +45,9 @@ export default class Logs extends JunctionCommand {
 
   static override enableJsonFlag = true;
 
-  async run(): Promise<LogFileRecord[] | undefined> {
+  async run(): Promise<LogFileRecord[] | RunEventLine[] | undefined> {
     const { flags } = await this.parse(Logs);
+    if (flags.run !== undefined) return this.#runEvents(flags.run, flags.follow, flags.lines);
     const { createContext } = await import('../../context.js');
     const logFile = await import('../../log-file.js');
     const { formatTextRecord } = await import('@junction/telemetry');
@@ -97,4 +107,68 @@ export default class Logs extends JunctionCommand {
       await ctx.close();
     }
   }
+
+  /** The events of run `runId` (the last `lines`), then, following, the new ones until it ends. */
+  async #runEvents(
+    runId: number,
+    follow: boolean,
+    lines: number,
+  ): Promise<RunEventLine[] | undefined> {
+    const { createContext } = await import('../../context.js');
+    const { createService } = await import('../../service.js');
+    const { summarizeEvent } = await import('@junction/agent-core/runs');
+    const ctx = await createContext();
+    const service = await createService(ctx, { version: this.config.version, executes: false });
+    const json = this.jsonEnabled();
+    const seen: RunEventLine[] = [];
+    const print = (event: { type: string; payload: unknown; durationMs: number | null }): void => {
+      const line: RunEventLine = {
+        run_id: runId,
+        type: event.type,
+        summary: summarizeEvent(event.type, event.payload),
+        duration_ms: event.durationMs,
+        payload: event.payload,
+      };
+      seen.push(line);
+      if (json) {
+        if (follow) process.stdout.write(`${JSON.stringify(line)}\n`);
+      } else {
+        this.log(`${line.type.padEnd(12)} ${line.summary}`.trimEnd());
+      }
+    };
+    const stop = new AbortController();
+    const onSignal = (): void => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      if (follow) await service.start();
+      // Not following, the run's events as they are now: its end is not waited for.
+      if (!follow) stop.abort();
+      const total = await service.store.runEvents.count(runId);
+      const afterSeq = Math.max(0, total - lines);
+      const run = await service.runs.follow(runId, {
+        signal: stop.signal,
+        afterSeq,
+        onEvent: print,
+      });
+      if (follow && !json)
+        this.log(`run ${run.id} ${run.status}${run.error ? `: ${run.error}` : ''}`);
+      // Followed as JSON, the lines went out as they came.
+      return follow && json ? undefined : seen;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await service.stop();
+      await ctx.close();
+    }
+  }
+}
+
+/** One event of `logs --run`, as --json prints it. */
+export interface RunEventLine {
+  run_id: number;
+  type: string;
+  summary: string;
+  duration_ms: number | null;
+  payload: unknown;
 }
