@@ -29,16 +29,21 @@ export interface HostNet {
   close(): void;
 }
 
-/** Namespaces for `count` hosts, or plain processes when they cannot be made. */
-export function hostNet(count: number): HostNet {
-  const plain = (reason: string): HostNet => ({
+/** Hosts as plain processes on 127.0.0.1. */
+export function plainHosts(reason = 'asked for'): HostNet {
+  return {
     kind: 'processes',
     reason,
     serverIp: '127.0.0.1',
     hostIp: () => '127.0.0.1',
     command: (_i, args) => ({ file: process.execPath, args }),
     close: () => undefined,
-  });
+  };
+}
+
+/** Namespaces for `count` hosts, or plain processes when they cannot be made. */
+export function hostNet(count: number): HostNet {
+  const plain = plainHosts;
   if (process.getuid?.() !== 0) return plain('not root');
   const tag = randomBytes(2).toString('hex');
   const subnet = `10.${200 + (parseInt(tag, 16) % 50)}.${parseInt(tag.slice(0, 2), 16)}`;

@@ -219,15 +219,20 @@ suite('many hosts on one sqld and one nats-server', () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const p of [...workers, ...apis.map((a) => a.proc)]) {
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    try {
+      const procs = [...workers, ...apis.map((a) => a.proc)];
+      for (const p of procs) {
+        if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+      }
+      await Promise.all(procs.map((p) => p.exit));
+      await store?.close();
+      await fake?.close();
+      await nats?.stop();
+      await sqld?.stop();
+    } finally {
+      // The namespaces and links go whatever else failed.
+      net?.close();
     }
-    await Promise.all([...workers, ...apis.map((a) => a.proc)].map((p) => p.exit));
-    await store?.close();
-    await fake?.close();
-    await nats?.stop();
-    await sqld?.stop();
-    net?.close();
   }, 60_000);
 
   it('works 1,000 runs submitted to two API hosts on three worker hosts, each exactly once', async () => {

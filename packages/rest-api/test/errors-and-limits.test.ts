@@ -227,6 +227,8 @@ describe('database down', () => {
       scheduler: 'stopped',
       management: 'disabled',
       traces: { export: 'nowhere', receiver: null, viewer: null },
+      workers: { runs: 0, in_flight: 0, workflows: false },
+      queue: { bus: null, connected: false },
     });
   });
 

@@ -1,6 +1,7 @@
 // Real parts for the REST tests: a libSQL file store seeded through its repositories, a real
 // RunQueue, the router on a real express server on 127.0.0.1:0, and an ajv validator built
 // from the OpenAPI document the server itself serves.
+import type { RestDeps } from '../src/deps.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
@@ -219,6 +220,8 @@ export interface ServerOptions {
   workflows?: boolean;
   /** The prices of `cost_usd` (config.yaml's `pricing`); default the router's, the built-in ones. */
   pricing?: Pricing;
+  /** What tells the router of run changes (the run bus, in a service). */
+  runChanges?: RestDeps['runChanges'];
 }
 
 /** A real server on 127.0.0.1:0 over a freshly seeded temp-file store. */
@@ -276,6 +279,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
       secrets: options.apiKeys ?? [],
       ...(scheduler ? { scheduler } : {}),
       ...(options.pricing ? { pricing: options.pricing } : {}),
+      ...(options.runChanges ? { runChanges: options.runChanges } : {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.healthTimeoutMs !== undefined
         ? { healthTimeoutMs: options.healthTimeoutMs }

@@ -160,6 +160,8 @@ describe('GET /health', () => {
       scheduler: 'running',
       management: 'disabled',
       traces: { export: 'nowhere', receiver: null, viewer: null },
+      workers: { runs: 0, in_flight: 0, workflows: false },
+      queue: { bus: null, connected: false },
     });
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });

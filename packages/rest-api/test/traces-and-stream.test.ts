@@ -10,6 +10,15 @@ import {
   type OpenApiValidator,
   type TestServer,
 } from './harness.js';
+import { RUN_STREAM_BUS_POLL_MS } from '../src/routes/run-stream.js';
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 let s: TestServer;
 let doc: OpenApiValidator;
@@ -251,6 +260,47 @@ describe('GET /api/v1/runs/stream', () => {
     expect(second.total).toBe(first.total + 1);
     expect(second.runs[0]).toMatchObject({ task: 'streamed', agent_name: 'helper' });
     expect(await s.runCount()).toBe(before + 1);
+  });
+
+  it('with the run bus up, looks at the store when a change is told, not on its slow poll', async () => {
+    const listeners = new Set<() => void>();
+    const told = await startServer({
+      runChanges: {
+        connected: () => true,
+        subscribe: (listener) => {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      },
+    });
+    try {
+      const started = Date.now();
+      const reading = readEvents(
+        `${told.url}/api/v1/runs/stream?agent=helper`,
+        (events) => events.length >= 2,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(listeners.size).toBe(1);
+      // Written without a word: the stream would see it only at its 5 s look.
+      await told.store.runs.create({
+        agentId: told.seed.helper.id,
+        agentName: 'helper',
+        environmentId: told.seed.envDefault,
+        task: 'told',
+        variables: {},
+        source: 'api',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      for (const listener of listeners) listener();
+      const { events } = await reading;
+      const second = JSON.parse(events[1]!.data) as { runs: Array<{ task: string }> };
+      expect(second.runs[0]).toMatchObject({ task: 'told' });
+      expect(Date.now() - started).toBeLessThan(RUN_STREAM_BUS_POLL_MS);
+    } finally {
+      await told.close();
+    }
+    // The stream let go of the bus when its client went.
+    await until(() => listeners.size === 0);
   });
 
   it('refuses a bad filter before streaming, as JSON', async () => {

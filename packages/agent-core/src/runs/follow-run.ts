@@ -23,6 +23,11 @@ export interface FollowOptions {
   pollMs?: number;
   /** Start after this event number (`runs inspect` already showed those). Default 0: all. */
   afterSeq?: number;
+  /**
+   * Keep the process alive while following (a CLI command whose only work is this). Default
+   * false: following never holds a process that is otherwise done.
+   */
+  keepAlive?: boolean;
 }
 
 const sameEvent = (a: FollowedEvent, b: FollowedEvent): boolean =>
@@ -120,7 +125,8 @@ export async function followRun(
       await new Promise<void>((resolve) => {
         wake = resolve;
         // With the bus the events come live and the end is told: the store is only a check.
-        setTimeout(nudge, carried ? 1000 : (options.pollMs ?? 250)).unref();
+        const timer = setTimeout(nudge, carried ? 1000 : (options.pollMs ?? 250));
+        if (!options.keepAlive) timer.unref();
       });
       run = (await store.runs.get(runId)) ?? run;
       if (!carried || isFinal(run)) await fromStore();

@@ -109,6 +109,7 @@ export default class AgentRun extends JunctionCommand {
         let finished = await service.runs
           .follow(run.id, {
             signal: controller.signal,
+            keepAlive: true,
             onEvent: (event) => {
               clearTimeout(hint);
               if (this.jsonEnabled()) return;

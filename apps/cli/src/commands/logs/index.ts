@@ -147,6 +147,7 @@ export default class Logs extends JunctionCommand {
       const total = await service.store.runEvents.count(runId);
       const afterSeq = Math.max(0, total - lines);
       const run = await service.runs.follow(runId, {
+        keepAlive: true,
         signal: stop.signal,
         afterSeq,
         onEvent: print,
