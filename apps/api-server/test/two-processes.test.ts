@@ -229,6 +229,59 @@ describe('webhook-server and api-server sharing one store', () => {
     expect(((await status.json()) as { run: RunJson }).run.status).toBe('queued');
   });
 
+  it("the image's worker (node dist/worker-main.js) executes what an api-server without workers accepts", async () => {
+    fake.reset();
+    api = start(apiServerMain, { JUNCTION_RUN_WORKERS: 'false' });
+    await waitForHealthy(apiUrl('/health'), api);
+    const [healthPort] = await freePorts(1);
+    const probe = (p: string): string => `http://127.0.0.1:${healthPort}${p}`;
+    const worker = start(path.join(path.dirname(apiServerMain), 'worker-main.js'), {
+      JUNCTION_API_PORT: String(healthPort),
+      JUNCTION_WORKERS: '2',
+    });
+    await waitForHealthy(probe('/health'), worker);
+    expect(await (await fetch(apiUrl('/health'))).json()).toMatchObject({
+      workers: { runs: 0, in_flight: 0, workflows: true },
+    });
+    expect(await (await fetch(probe('/health'))).json()).toMatchObject({
+      status: 'healthy',
+      workers: { runs: 2, workflows: true },
+      queue: { bus: null, connected: false },
+    });
+    expect((await fetch(probe('/metrics'))).status).toBe(200);
+    // Only probes: a worker takes nothing over HTTP.
+    expect((await fetch(probe('/api/v1/runs'))).status).toBe(404);
+    const res = await fetch(apiUrl('/api/v1/runs'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent_name: 'assistant',
+        task: 'Hello worker',
+        variables: { city: 'Lyon' },
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { run_id: id } = (await res.json()) as { run_id: number };
+    const run = await pollUntil(
+      () => restRun(id),
+      (r) => !['queued', 'running'].includes(r.status),
+    );
+    expect(run).toMatchObject({
+      status: 'completed',
+      final_response: expect.stringContaining('Hello worker in Lyon'),
+    });
+    const completedBy = (app: AppProcess): boolean =>
+      app.logs().some((r) => r.msg === 'run completed' && r.run_id === id);
+    expect(completedBy(worker)).toBe(true);
+    expect(completedBy(api)).toBe(false);
+    expect(worker.logs()).toContainEqual(
+      expect.objectContaining({ msg: 'working', service: 'junction-worker', concurrency: 2 }),
+    );
+    expect(await worker.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(worker.stderr()).toBe('');
+    expect(await api.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+  });
+
   it('on SIGTERM the webhook-server stops accepting and exits 0', async () => {
     expect(await webhook.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(webhook.stderr()).toBe('');
