@@ -133,10 +133,10 @@ describe('serve --no-workers and junction worker', () => {
 
   it('logs --run refuses a run that does not exist, and --run beside --level', async () => {
     const none = await runCliAsync(['logs', '--run', '999999'], env);
-    expect(none.status).not.toBe(0);
+    expect(none.status).toBe(4);
     expect(none.stderr).toMatch(/No run has id 999999/);
     const both = await runCliAsync(['logs', '--run', '1', '--level', 'warn'], env);
-    expect(both.status).not.toBe(0);
+    expect(both.status).toBe(2);
     expect(both.stderr).toMatch(/--level.*cannot also be provided|cannot also be provided.*--run/);
   });
 
