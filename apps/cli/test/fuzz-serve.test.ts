@@ -9,6 +9,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { resolvePaths } from '@junction/config-templates';
 import { openStore, type Store } from '@junction/store';
+import { seededRandom } from '@junction/tooling/fixtures/seeded-random.mjs';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { syncedWorkspace } from './run-cli.js';
 import { startServe, type ServeProcess } from './serve-process.js';
@@ -23,16 +24,7 @@ const PER_TOOL = 200;
 // ---- a seeded generator: the same requests every run, so a failure can be replayed ----
 
 type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry32: (seed: number) => Rng = seededRandom;
 const pick = <T>(r: Rng, items: readonly T[]): T => items[Math.floor(r() * items.length)] as T;
 
 const NASTY_STRINGS = [
