@@ -24,7 +24,7 @@ function commandIds(dir = commandsDir, prefix: string[] = []): string[] {
 }
 
 /** Long-running processes with no JSON answer to give. */
-const WITHOUT_JSON = new Set(['serve', 'stdio', 'traces']);
+const WITHOUT_JSON = new Set(['serve', 'stdio', 'traces', 'worker']);
 const ids = commandIds();
 const env = { XDG_CONFIG_HOME: tempConfigHome() };
 

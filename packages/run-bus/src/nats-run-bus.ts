@@ -1,21 +1,39 @@
-// The run bus over NATS: JetStream's work-queue stream JUNCTION_WORK announces queued runs
-// (`junction.work.runs`) and due workflow runs (`junction.work.workflows`), each announcement
-// taken by one host through a durable pull consumer all hosts share; plain subjects carry what
-// every interested host should hear at once: `junction.runs.<id>.state`, `.events`, `.cancel`.
+// The run bus over NATS: JetStream's work-queue stream JUNCTION_WORK_<store> announces queued
+// runs (`junction.<store>.work.runs`) and due workflow runs (`….work.workflows`), each
+// announcement taken by one host through a durable pull consumer all hosts share; plain subjects
+// carry what every interested host should hear at once: `junction.<store>.runs.<id>.state`,
+// `.events` (events were written), `.cancel`. `<store>` is the store's own id (settings key
+// `store_id`), so hosts of different stores sharing one NATS server never hear each other.
 // Nothing here is the truth: a host that hears nothing finds the same work in the store.
 import type { Announcement, RunBus, RunStateMessage, WorkKind } from '@junction/agent-core/runs';
 import type { Consumer, JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { RunEventInput, RunStatus } from '@junction/store';
+import type { RunStatus } from '@junction/store';
 import { redactUrl, type Logger } from '@junction/telemetry';
 
-/** The work-queue stream every host shares. */
-export const WORK_STREAM = 'JUNCTION_WORK';
-/** Subject of an announcement of `kind`. */
-export const workSubject = (kind: WorkKind): string => `junction.work.${kind}`;
+/** The work-queue stream the hosts of store `storeId` share. */
+export const workStream = (storeId: string): string => `JUNCTION_WORK_${storeId}`;
+/** Subject of an announcement of `kind` of store `storeId`. */
+export const workSubject = (storeId: string, kind: WorkKind): string =>
+  `junction.${storeId}.work.${kind}`;
 /** Subject of run `runId`'s `what` (`state`, `events`, `cancel`); `*` for every run. */
-export const runSubject = (runId: number | '*', what: 'state' | 'events' | 'cancel'): string =>
-  `junction.runs.${runId}.${what}`;
+export const runSubject = (
+  storeId: string,
+  runId: number | '*',
+  what: 'state' | 'events' | 'cancel',
+): string => `junction.${storeId}.${runKey(runId, what)}`;
+
+/** A run's subject under the store's prefix (`junction.<store>.` + this). */
+const runKey = (runId: number | '*', what: 'state' | 'events' | 'cancel'): string =>
+  `runs.${runId}.${what}`;
+
+/** A NATS URL (or comma-separated list) as it may be shown: every user and password masked. */
+export function shownNatsUrl(url: string): string {
+  return url
+    .split(',')
+    .map((part) => redactUrl(part.trim().replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1***@')))
+    .join(',');
+}
 
 /** The NATS client, loaded on open: a process without a bus never loads it. */
 const loadNats = async () => {
@@ -33,6 +51,8 @@ const ANNOUNCEMENT_MAX_AGE_MS = 60 * 60 * 1000;
 export interface RunBusOptions {
   /** NATS URL(s), comma-separated (queue.nats.url). */
   url: string;
+  /** The id of the store the hosts share (read when the bus opens): subjects and stream carry it. */
+  storeId: () => Promise<string>;
   logger: Logger;
   /** Client name the server sees. Default `junction`. */
   name?: string;
@@ -55,6 +75,12 @@ export class NatsRunBus implements RunBus {
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #subs = new Map<string, Subscription>();
   #closed = false;
+  /** The store's id, known once open. */
+  #storeId = '';
+  /** JetStream's stream and consumers are usable (announcements flow). */
+  #workReady = false;
+  /** The last JetStream failure warned about, so it is said once per change. */
+  #warned: string | undefined;
   /** Between a disconnect and the reconnect the client makes. */
   #online = false;
   #retry: NodeJS.Timeout | undefined;
@@ -62,11 +88,12 @@ export class NatsRunBus implements RunBus {
 
   constructor(options: RunBusOptions) {
     this.#o = options;
-    this.url = redactUrl(options.url);
+    this.url = shownNatsUrl(options.url);
   }
 
-  /** Connects (or keeps trying in the background, saying so once). Never throws. */
+  /** Connects (or keeps trying in the background, saying so once). Throws only when the store cannot give its id. */
   async open(): Promise<void> {
+    this.#storeId ||= await this.#o.storeId();
     await this.#connect(true);
   }
 
@@ -91,6 +118,15 @@ export class NatsRunBus implements RunBus {
       this.#js = lib.jetstream(nc);
       for (const subject of this.#listeners.keys()) this.#subscribe(subject);
       void this.#watch(nc);
+      // Closed by the client itself (not by us): connect again from scratch.
+      void nc.closed().then(() => {
+        if (this.#nc !== nc || this.#closed) return;
+        this.#nc = undefined;
+        this.#online = false;
+        this.#workReady = false;
+        this.#retry = setTimeout(() => void this.#connect(false), 2000);
+        this.#retry.unref();
+      });
       // The stream exists before the first announcement is published (one published to no
       // stream is lost).
       await this.#ensure();
@@ -125,8 +161,9 @@ export class NatsRunBus implements RunBus {
     }
   }
 
+  /** Connected and announcements flow (JetStream's stream and consumers are there). */
   connected(): boolean {
-    return this.#online && this.#nc !== undefined && !this.#nc.isClosed();
+    return this.#online && this.#workReady && this.#nc !== undefined && !this.#nc.isClosed();
   }
 
   /** Makes the stream and the kind's consumer once per connection; false when JetStream refuses. */
@@ -138,9 +175,10 @@ export class NatsRunBus implements RunBus {
       const { AckPolicy, DiscardPolicy, RetentionPolicy, StorageType, nanos } = lib;
       try {
         const jsm = await lib.jetstreamManager(nc);
+        const name = workStream(this.#storeId);
         const stream = {
-          name: WORK_STREAM,
-          subjects: ['junction.work.>'],
+          name,
+          subjects: [`junction.${this.#storeId}.work.>`],
           retention: RetentionPolicy.Workqueue,
           storage: StorageType.File,
           discard: DiscardPolicy.Old,
@@ -150,26 +188,39 @@ export class NatsRunBus implements RunBus {
         await jsm.streams.add(stream).catch(async (err: Error) => {
           // Made by an earlier version with other limits: brought to these.
           if (!/already in use|exists/i.test(err.message)) throw err;
-          await jsm.streams.update(WORK_STREAM, stream);
+          await jsm.streams.update(name, stream);
         });
         this.#consumers.clear();
         for (const kind of ['runs', 'workflows'] as const) {
-          await jsm.consumers.add(WORK_STREAM, {
+          const consumer = {
             durable_name: kind,
-            filter_subject: workSubject(kind),
+            filter_subject: workSubject(this.#storeId, kind),
             ack_policy: AckPolicy.Explicit,
             ack_wait: nanos(30_000),
             max_deliver: -1,
             max_waiting: 4096,
+          };
+          await jsm.consumers.add(name, consumer).catch(async (err: Error) => {
+            // Made by another version with other settings: brought to these.
+            if (!/already exists|exists/i.test(err.message)) throw err;
+            await jsm.consumers.update(name, kind, consumer);
           });
-          this.#consumers.set(kind, await this.#js!.consumers.get(WORK_STREAM, kind));
+          this.#consumers.set(kind, await this.#js!.consumers.get(name, kind));
         }
+        if (this.#warned !== undefined) this.#o.logger.info('run bus: JetStream usable again');
+        this.#warned = undefined;
+        this.#workReady = true;
         return true;
       } catch (err) {
-        this.#o.logger.warn(
-          `the run bus cannot use JetStream at ${this.url} (${(err as Error).message}); runs are found by polling the store. Start nats-server with JetStream (-js).`,
-          { url: this.url },
-        );
+        this.#workReady = false;
+        const message = (err as Error).message;
+        if (this.#warned !== message) {
+          this.#warned = message;
+          this.#o.logger.warn(
+            `the run bus cannot use JetStream at ${this.url} (${message}); runs are found by polling the store. Start nats-server with JetStream (-js).`,
+            { url: this.url },
+          );
+        }
         // Asked again on a later call, not at once.
         setTimeout(() => (this.#ready = undefined), 5000).unref();
         return false;
@@ -179,7 +230,7 @@ export class NatsRunBus implements RunBus {
   }
 
   announce(kind: WorkKind): void {
-    this.#publish(workSubject(kind), '');
+    this.#publish(workSubject(this.#storeId, kind), '');
   }
 
   async next(kind: WorkKind, timeoutMs: number): Promise<Announcement | undefined> {
@@ -195,49 +246,32 @@ export class NatsRunBus implements RunBus {
     } catch {
       // The consumer or stream went away (a server started afresh): made again next time.
       this.#ready = undefined;
+      this.#workReady = false;
       return wait();
     }
   }
 
-  publishEvents(runId: number, events: readonly RunEventInput[]): void {
-    this.#publish(
-      runSubject(runId, 'events'),
-      JSON.stringify(
-        events.map((e) => ({
-          type: e.type,
-          payload: e.payload ?? null,
-          duration_ms: e.durationMs ?? null,
-        })),
-      ),
-    );
+  publishEvents(runId: number): void {
+    this.#publish(runSubject(this.#storeId, runId, 'events'), JSON.stringify({ run_id: runId }));
   }
 
   publishState(message: RunStateMessage): void {
     this.#publish(
-      runSubject(message.runId, 'state'),
+      runSubject(this.#storeId, message.runId, 'state'),
       JSON.stringify({ run_id: message.runId, status: message.status }),
     );
   }
 
   requestCancel(runId: number): void {
-    this.#publish(runSubject(runId, 'cancel'), JSON.stringify({ run_id: runId }));
+    this.#publish(runSubject(this.#storeId, runId, 'cancel'), JSON.stringify({ run_id: runId }));
   }
 
-  onEvents(runId: number, listener: (events: RunEventInput[]) => void): () => void {
-    return this.#listen(runSubject(runId, 'events'), (data) => {
-      if (!Array.isArray(data)) return;
-      listener(
-        data.map((e: { type: string; payload: unknown; duration_ms: number | null }) => ({
-          type: e.type,
-          payload: e.payload,
-          durationMs: e.duration_ms,
-        })),
-      );
-    });
+  onEvents(runId: number, listener: () => void): () => void {
+    return this.#listen(runKey(runId, 'events'), () => listener());
   }
 
   onState(runId: number | '*', listener: (message: RunStateMessage) => void): () => void {
-    return this.#listen(runSubject(runId, 'state'), (data) => {
+    return this.#listen(runKey(runId, 'state'), (data) => {
       const m = data as { run_id?: unknown; status?: unknown };
       if (typeof m.run_id === 'number' && typeof m.status === 'string') {
         listener({ runId: m.run_id, status: m.status as RunStatus });
@@ -246,7 +280,7 @@ export class NatsRunBus implements RunBus {
   }
 
   onCancel(listener: (runId: number) => void): () => void {
-    return this.#listen(runSubject('*', 'cancel'), (data) => {
+    return this.#listen(runKey('*', 'cancel'), (data) => {
       const m = data as { run_id?: unknown };
       if (typeof m.run_id === 'number') listener(m.run_id);
     });
@@ -263,7 +297,10 @@ export class NatsRunBus implements RunBus {
     }
   }
 
-  /** One subscription per subject, shared by its listeners, made again on a new connection. */
+  /**
+   * One subscription per subject (`key` under the store's prefix), shared by its listeners,
+   * made again on a new connection.
+   */
   #listen(subject: string, listener: Listener): () => void {
     let set = this.#listeners.get(subject);
     if (!set) {
@@ -283,10 +320,11 @@ export class NatsRunBus implements RunBus {
 
   #subscribe(subject: string): void {
     const nc = this.#nc;
-    if (!nc || nc.isClosed() || this.#subs.has(subject)) return;
+    // Before open() the store's id is not known: subscribed on connect.
+    if (!nc || nc.isClosed() || this.#subs.has(subject) || !this.#storeId) return;
     this.#subs.set(
       subject,
-      nc.subscribe(subject, {
+      nc.subscribe(`junction.${this.#storeId}.${subject}`, {
         callback: (err, msg) => {
           if (err) return;
           let data: unknown;

@@ -13,7 +13,6 @@ import {
   followRun,
   RunWorkers,
   submitRun,
-  type FollowedEvent,
   type RunExecutor,
 } from '@junction/agent-core/runs';
 import { openStore, type Run, type Store } from '@junction/store';
@@ -25,7 +24,7 @@ import {
   type NatsServer,
 } from '@junction/tooling/fixtures/nats.mjs';
 import { freePort } from '@junction/tooling/fixtures/sqld.mjs';
-import { openRunBus, type NatsRunBus } from '../src/index.js';
+import { openRunBus, shownNatsUrl, type NatsRunBus } from '../src/index.js';
 
 const haveNats = findNats() !== undefined;
 if (!haveNats) console.warn(`*** SKIPPING run-bus tests: ${NATS_MISSING} ***`);
@@ -46,8 +45,8 @@ const until = async (
 
 let nats: NatsServer;
 const buses: NatsRunBus[] = [];
-async function bus(url = nats.url): Promise<NatsRunBus> {
-  const b = await openRunBus({ url, logger });
+async function bus(url = nats.url, storeId = 'st0re'): Promise<NatsRunBus> {
+  const b = await openRunBus({ url, logger, storeId: async () => storeId });
   buses.push(b);
   return b;
 }
@@ -99,11 +98,11 @@ maybe('the run bus over NATS JetStream', () => {
   it('carries states, live events and cancels to every host listening', async () => {
     const [a, b, c] = [await bus(), await bus(), await bus()];
     const states: string[] = [];
-    const events: unknown[] = [];
+    let events = 0;
     const cancels: number[] = [];
     b.onState('*', (m) => states.push(`${m.runId}:${m.status}`));
     c.onState(7, (m) => states.push(`only7 ${m.runId}:${m.status}`));
-    const off = c.onEvents(7, (e) => events.push(...e));
+    const off = c.onEvents(7, () => (events += 1));
     b.onCancel((id) => cancels.push(id));
     c.onCancel((id) => cancels.push(id));
     await until('subscriptions', async () => {
@@ -113,20 +112,39 @@ maybe('the run bus over NATS JetStream', () => {
     });
     states.length = 0;
     a.publishState({ runId: 7, status: 'running' });
-    a.publishEvents(7, [{ type: 'model_turn', payload: { step: 1 }, durationMs: 12 }]);
-    a.publishEvents(8, [{ type: 'model_turn', payload: { step: 9 } }]);
+    a.publishEvents(7);
+    a.publishEvents(8);
     a.requestCancel(7);
-    await until(
-      'every message',
-      () => states.length === 2 && events.length === 1 && cancels.length === 2,
-    );
+    await until('every message', () => states.length === 2 && events === 1 && cancels.length === 2);
     expect(states.sort()).toEqual(['7:running', 'only7 7:running']);
-    expect(events).toEqual([{ type: 'model_turn', payload: { step: 1 }, durationMs: 12 }]);
+    expect(events).toBe(1);
     expect(cancels).toEqual([7, 7]);
     off();
-    a.publishEvents(7, [{ type: 'late' }]);
+    a.publishEvents(7);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(events).toHaveLength(1);
+    expect(events).toBe(1);
+  });
+
+  it('keeps the hosts of different stores apart on one server', async () => {
+    const [a, b] = [await bus(nats.url, 'storeA'), await bus(nats.url, 'storeB')];
+    const cancels: number[] = [];
+    b.onCancel((id) => cancels.push(id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    a.requestCancel(42);
+    a.announce('runs');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(cancels).toEqual([]);
+    expect(await b.next('runs', 1000)).toBeUndefined();
+    const mine = await a.next('runs', 1000);
+    expect(mine).toBeDefined();
+    mine!.ack();
+  });
+
+  it('never shows a user or password of the NATS URLs', () => {
+    expect(shownNatsUrl('nats://user:s3cret-pass@n1:4222,nats://tok@n2:4222')).toBe(
+      'nats://***@n1:4222,nats://***@n2:4222',
+    );
+    expect(shownNatsUrl('nats://n1:4222')).toBe('nats://n1:4222');
   });
 
   it('goes on after the nats-server restarts: reconnects, listens again, announcements kept', async () => {
@@ -169,6 +187,7 @@ maybe('the run bus over NATS JetStream', () => {
       url: `nats://127.0.0.1:${port}`,
       logger: log,
       connectTimeoutMs: 500,
+      storeId: async () => 'late',
     });
     buses.push(b);
     expect(b.connected()).toBe(false);
@@ -334,7 +353,7 @@ maybe('workers of several hosts dispatched over the bus', () => {
     expect(worker.runner.cancelled).toEqual([run.id]);
   }, 30_000);
 
-  it('follows a run executing on another host: its events live, then its end', async () => {
+  it('follows a run executing on another host: each event once, in order, as soon as it is written', async () => {
     const store = stores[0]!;
     const worker = await bus();
     const follower = await bus();
@@ -347,35 +366,34 @@ maybe('workers of several hosts dispatched over the bus', () => {
       claimedBy: { workerId: 'elsewhere:1:x', leaseMs: 60_000 },
     });
     await store.runEvents.record(run.id, [{ type: 'model_turn', payload: { step: 1 } }]);
-    const seen: FollowedEvent[] = [];
+    const seen: Array<{ seq: number; type: string }> = [];
     const followed = followRun({ store, bus: follower }, run.id, {
-      onEvent: (e) => seen.push(e),
+      onEvent: (e) => seen.push({ seq: e.seq, type: e.type }),
     });
     await until('the stored event', () => seen.length === 1);
-    // Live: published before it is written (the recorder writes once a second).
-    await until('subscribed', async () => {
-      worker.publishEvents(run.id, [{ type: 'probe' }]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return seen.length > 1;
-    });
-    const probes = seen.length - 1;
-    worker.publishEvents(run.id, [{ type: 'tool_call', payload: { tool: 'x' } }]);
-    await until('the live event', () => seen.at(-1)?.type === 'tool_call');
-    // Ends with events the live feed never carried (its final error): read from the store.
+    // Told over the bus, read at once: the store poll (1 s with a bus) is not waited for.
+    const written = Date.now();
     await store.runEvents.record(run.id, [
-      ...Array.from({ length: probes }, () => ({ type: 'probe' })),
       { type: 'tool_call', payload: { tool: 'x' } },
-      { type: 'run_error', payload: { message: 'boom' } },
+      { type: 'tool_call', payload: { tool: 'x' } },
     ]);
+    worker.publishEvents(run.id);
+    await until('the written events', () => seen.length === 3);
+    expect(Date.now() - written).toBeLessThan(800);
+    // A nudge told twice, or for nothing new, shows nothing twice.
+    worker.publishEvents(run.id);
+    worker.publishEvents(run.id);
+    // Its last events come with its end.
+    await store.runEvents.record(run.id, [{ type: 'run_error', payload: { message: 'boom' } }]);
     await store.runs.markFailed(run.id, { error: 'boom' });
     worker.publishState({ runId: run.id, status: 'error' });
     const end = await followed;
     expect(end.status).toBe('error');
-    expect(seen.map((e) => e.type)).toEqual([
-      'model_turn',
-      ...Array.from({ length: probes }, () => 'probe'),
-      'tool_call',
-      'run_error',
+    expect(seen).toEqual([
+      { seq: 1, type: 'model_turn' },
+      { seq: 2, type: 'tool_call' },
+      { seq: 3, type: 'tool_call' },
+      { seq: 4, type: 'run_error' },
     ]);
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 // The one composition root of every Junction process: `junction serve`, `junction stdio`,
 // `junction agent run`, the api-server and the webhook-server all build their pieces here, so
 // a setting cannot reach one process and miss another.
+import { randomBytes } from 'node:crypto';
 import type { Config, Workspace } from '@junction/config-templates';
 import {
   AgentRunner,
@@ -282,6 +283,15 @@ function buildExecutor(
   };
 }
 
+/**
+ * The id of the store the process works on, made once by the first process (settings
+ * `store_id`): hosts of one store share the bus's subjects, hosts of another never hear them.
+ */
+export async function storeIdOf(store: Store): Promise<string> {
+  const id = await store.settings.getOrSet('store_id', randomBytes(6).toString('hex'));
+  return String(id);
+}
+
 /** Builds a process's pieces once from its config. */
 export function composeService(options: ComposeOptions): Composition {
   const { config, store, logger, version } = options;
@@ -301,7 +311,12 @@ export function composeService(options: ComposeOptions): Composition {
   const checkModel = createModelCheck(modelSettingsOf(config), env);
   const busUrl = runBusUrlOf(config);
   const bus = busUrl
-    ? new NatsRunBus({ url: busUrl, logger, name: options.serviceName ?? 'junction' })
+    ? new NatsRunBus({
+        url: busUrl,
+        logger,
+        name: options.serviceName ?? 'junction',
+        storeId: () => storeIdOf(store),
+      })
     : undefined;
   // A process without workers (the webhook-server) announces the runs it accepts.
   const announcing: RunDispatch | undefined = bus && {

@@ -137,6 +137,15 @@ describe.each(STORE_KINDS)('notification logs, audit log and settings on %s', (k
     expect((await store.auditLog.list()).map((e) => e.action).sort()).toEqual(['a', 'c']);
   });
 
+  it('sets a value once: every caller of getOrSet gets the first one stored', async () => {
+    const got = await Promise.all(
+      ['a1', 'b2', 'c3', 'd4'].map((value) => store.settings.getOrSet('store_id', value)),
+    );
+    expect(new Set(got).size).toBe(1);
+    expect(await store.settings.get('store_id')).toBe(got[0]);
+    expect(await store.settings.getOrSet('store_id', 'later')).toBe(got[0]);
+  });
+
   it('keeps JSON settings by key', async () => {
     expect(await store.settings.get('station')).toBeUndefined();
     await store.settings.set('station', { name: 'lab-1', tags: ['a'] });

@@ -14,7 +14,7 @@ import {
 } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
-import type { Agent, Run, RunEventInput, Store } from '@junction/store';
+import type { Agent, Run, Store } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
@@ -110,10 +110,10 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   onEvent?: (event: RunProgressEvent) => void;
   /**
-   * Events of the run (and of its sub-agents' runs) as they are recorded, secrets redacted,
-   * before they reach the store: for hosts following the run live (RunBus.publishEvents).
+   * Told each time the run (or one of its sub-agents' runs) wrote events to the store, about
+   * once a second while it goes: hosts following it read them then (RunBus.publishEvents).
    */
-  onRecord?: (runId: number, events: readonly RunEventInput[]) => void;
+  onWritten?: (runId: number) => void;
   /**
    * The answer's text as it arrives (a person watching at a terminal): the run's model calls
    * are streamed. Not for a sub-agent's run, nor an agent with an output schema (those are
@@ -430,7 +430,7 @@ export class AgentRunner {
     let timeout: AbortController | undefined;
     let timer: NodeJS.Timeout | undefined;
     const emit = options.onEvent ?? ((): void => undefined);
-    const recorder = new RunRecorder(store, run.id, options.onRecord);
+    const recorder = new RunRecorder(store, run.id, options.onWritten);
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
     // Whether a tool call or sub-agent has started: from then on the run is never re-run. The

@@ -82,7 +82,10 @@ export async function cancelRun(
     throw err;
   }
   audit('success', { was: asked.ended ? 'queued' : 'running' });
-  if (asked.ended) return asked;
+  if (asked.ended) {
+    deps.bus?.publishState({ runId, status: asked.run.status });
+    return asked;
+  }
   if (!deps.canceller?.cancelLocal(runId)) deps.bus?.requestCancel(runId);
   const run = await waitForRun(
     store,

@@ -3,7 +3,7 @@
 // a run to stop. The store stays the truth of every run: a message lost or delivered twice
 // only makes a host look sooner or later, never runs a run twice or drops it; without a bus,
 // hosts find all of it by polling the store.
-import type { RunEventInput, RunStatus } from '@junction/store';
+import type { RunStatus } from '@junction/store';
 
 /** Work announced between hosts: agent runs queued, workflow runs due. */
 export type WorkKind = 'runs' | 'workflows';
@@ -31,14 +31,14 @@ export interface RunBus {
    * when none came or the bus is down (after waiting, so a caller's loop never spins).
    */
   next(kind: WorkKind, timeoutMs: number): Promise<Announcement | undefined>;
-  /** Events a run just recorded (secrets already redacted), for hosts following it live. */
-  publishEvents(runId: number, events: readonly RunEventInput[]): void;
+  /** Run `runId` just wrote events to the store: hosts following it read them now. */
+  publishEvents(runId: number): void;
   /** A run was written, claimed or ended. */
   publishState(message: RunStateMessage): void;
   /** Someone asked run `runId` to stop (it is marked in the store already). */
   requestCancel(runId: number): void;
-  /** Live events of one run; returns the unsubscribe. */
-  onEvents(runId: number, listener: (events: RunEventInput[]) => void): () => void;
+  /** Told whenever run `runId` wrote events; returns the unsubscribe. */
+  onEvents(runId: number, listener: () => void): () => void;
   /** State changes of one run, or of every run (`'*'`); returns the unsubscribe. */
   onState(runId: number | '*', listener: (message: RunStateMessage) => void): () => void;
   /** Cancel requests of any run; returns the unsubscribe. */
@@ -72,7 +72,8 @@ export class AnnouncementTaker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#loop = this.#take();
+    // Never rejects (every await in it is caught); a crash would only stop the asking.
+    this.#loop = this.#take().catch(() => undefined);
   }
 
   /** A worker went idle: ask again if the loop was waiting for one. */
@@ -101,8 +102,13 @@ export class AnnouncementTaker {
       }
       const announcement = await this.#bus.next(this.#kind, NEXT_WAIT_MS).catch(() => undefined);
       if (!announcement) continue;
-      if (this.#running && this.#workers.wakeOne()) announcement.ack();
-      else announcement.nak();
+      // An ack or nak on a connection closing meanwhile: the announcement is redelivered.
+      try {
+        if (this.#running && this.#workers.wakeOne()) announcement.ack();
+        else announcement.nak();
+      } catch {
+        // nothing to do
+      }
     }
   }
 }

@@ -16,25 +16,19 @@ export class RunRecorder {
   #timer: NodeJS.Timeout | undefined;
   #tail: Promise<void> = Promise.resolve();
   #failure: unknown;
-  readonly #onRecord: ((runId: number, events: readonly RunEventInput[]) => void) | undefined;
+  readonly #onWritten: ((runId: number) => void) | undefined;
 
-  /** `onRecord` hears every event as it is recorded (before it is written). */
-  constructor(
-    store: Store,
-    runId: number,
-    onRecord?: (runId: number, events: readonly RunEventInput[]) => void,
-    intervalMs = 1000,
-  ) {
+  /** `onWritten` hears of every write of events that succeeded (followers read them then). */
+  constructor(store: Store, runId: number, onWritten?: (runId: number) => void, intervalMs = 1000) {
     this.#store = store;
     this.#runId = runId;
-    this.#onRecord = onRecord;
+    this.#onWritten = onWritten;
     this.#intervalMs = intervalMs;
   }
 
   /** Buffers events (and the run's latest counters) for writing, in call order. */
   record(events: RunEventInput[], progress?: RunProgress): void {
     this.#events.push(...events);
-    if (events.length > 0) this.#onRecord?.(this.#runId, events);
     if (progress) this.#progress = { ...this.#progress, ...progress };
     if (!this.#timer) {
       this.#timer = setTimeout(() => void this.#write(), this.#intervalMs);
@@ -53,6 +47,7 @@ export class RunRecorder {
       if (this.#failure !== undefined || (events.length === 0 && !progress)) return;
       try {
         await this.#store.runEvents.record(this.#runId, events, progress);
+        if (events.length > 0) this.#onWritten?.(this.#runId);
       } catch (err) {
         this.#failure = err;
       }

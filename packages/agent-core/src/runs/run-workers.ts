@@ -152,7 +152,9 @@ export class RunWorkers implements RunDispatch, RunEndings {
         // runs next, instead of starting after the drain has begun.
         idle.wake();
         await this.#o.store.runs.requeue(run.id, this.workerId);
-        return (await this.#o.store.runs.get(run.id)) ?? run;
+        const back = (await this.#o.store.runs.get(run.id)) ?? run;
+        if (this.#o.bus && back.status === 'queued') announceQueued(this.#o.bus, back);
+        return back;
       },
       release: () => idle.wake(),
     };
@@ -185,19 +187,27 @@ export class RunWorkers implements RunDispatch, RunEndings {
   onEnd(runId: number, listener: (run: Run) => void): () => void {
     const set = this.#waiters.get(runId) ?? new Set<(run: Run) => void>();
     this.#waiters.set(runId, set);
-    set.add(listener);
+    // Told once, and never after the unsubscribe (an end seen here is also heard on the bus).
+    let active = true;
+    const once = (run: Run): void => {
+      if (!active) return;
+      active = false;
+      listener(run);
+    };
+    set.add(once);
     const unlisten = this.#o.bus?.onState(runId, (message) => {
-      if (!isFinal(message)) return;
+      if (!isFinal(message) || !active) return;
       void this.#o.store.runs.get(runId).then(
         (run) => {
-          if (run && isFinal(run)) listener(run);
+          if (run && isFinal(run)) once(run);
         },
         () => undefined,
       );
     });
     return () => {
+      active = false;
       unlisten?.();
-      set.delete(listener);
+      set.delete(once);
       if (set.size === 0 && this.#waiters.get(runId) === set) this.#waiters.delete(runId);
     };
   }
@@ -208,7 +218,14 @@ export class RunWorkers implements RunDispatch, RunEndings {
     this.#running = true;
     const { bus } = this.#o;
     if (bus) {
-      this.#unlisten = bus.onCancel((runId) => this.cancelLocal(runId));
+      // Told over the bus; the store's mark decides (a message is only a reason to look).
+      this.#unlisten = bus.onCancel((runId) => {
+        if (!this.#inFlight.has(runId)) return;
+        void this.#o.store.runs.runsToCancel(this.workerId).then(
+          (ids) => ids.includes(runId) && this.cancelLocal(runId),
+          () => undefined,
+        );
+      });
       this.#taker = new AnnouncementTaker(bus, 'runs', {
         idle: () => this.#wake.length > 0,
         wakeOne: () => {
@@ -350,8 +367,11 @@ export class RunWorkers implements RunDispatch, RunEndings {
       for (const controller of this.#inFlight.values()) controller.abort(new RunInterrupted());
       await drained;
       for (const id of interrupted) {
-        if ((await this.#o.store.runs.get(id).catch(() => undefined))?.status === 'queued') {
+        const run = await this.#o.store.runs.get(id).catch(() => undefined);
+        if (run?.status === 'queued') {
           requeued += 1;
+          // Another host's idle worker takes it at once.
+          if (this.#o.bus) announceQueued(this.#o.bus, run);
         }
       }
     }
@@ -423,7 +443,7 @@ export class RunWorkers implements RunDispatch, RunEndings {
         workerId: this.workerId,
         signal,
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        ...(bus ? { onRecord: (id: number, events) => bus.publishEvents(id, events) } : {}),
+        ...(bus ? { onWritten: (id: number) => bus.publishEvents(id) } : {}),
       });
       if (isFinal(finished) && (runner.endedHere?.(finished) ?? true)) {
         await this.#finished(finished);

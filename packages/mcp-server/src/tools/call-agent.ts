@@ -41,7 +41,11 @@ async function waitWithProgress(run: Run, timeoutMs: number, ctx: ToolContext): 
     return await ctx.deps.runs.follow(run.id, {
       signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]),
       onEvent: (event) =>
-        say(`run ${run.id}: ${event.type} ${summarizeEvent(event.type, event.payload)}`.trimEnd()),
+        say(
+          ctx.redactText(
+            `run ${run.id}: ${event.type} ${summarizeEvent(event.type, event.payload)}`.trimEnd(),
+          ),
+        ),
     });
   } finally {
     clearInterval(ticker);

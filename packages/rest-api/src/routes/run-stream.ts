@@ -11,6 +11,8 @@ import { runListFilter } from './runs.js';
 export const RUN_STREAM_POLL_MS = 500;
 /** How often, while the run bus tells of every change, a stream still looks (a missed message). */
 export const RUN_STREAM_BUS_POLL_MS = 5_000;
+/** Changes told closer together than this make one look (a busy cluster tells many). */
+const TOLD_LOOK_GAP_MS = 250;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 export const RUN_STREAM_KEEPALIVE_MS = 15_000;
 /** Streams one process serves at once; past it, 503 (each stream reads the store twice a second). */
@@ -80,8 +82,19 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
       }
       if (again) void look();
     };
+    // The client went while the filter was checked: nothing to set up.
+    if (req.destroyed) {
+      open -= 1;
+      return;
+    }
     const changes = ctx.deps.runChanges;
-    const unlisten = changes?.subscribe(() => void look());
+    let toldTimer: NodeJS.Timeout | undefined;
+    const unlisten = changes?.subscribe(() => {
+      toldTimer ??= setTimeout(() => {
+        toldTimer = undefined;
+        void look();
+      }, TOLD_LOOK_GAP_MS);
+    });
     let lastLook = 0;
     const poll = setInterval(() => {
       // With the bus up, changes come told: the store is only looked at now and then.
@@ -99,6 +112,7 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
       open -= 1;
       clearInterval(poll);
       clearInterval(keepAlive);
+      clearTimeout(toldTimer);
       unlisten?.();
     };
     req.on('close', stop);

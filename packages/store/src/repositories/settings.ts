@@ -51,6 +51,18 @@ export class SettingsRepository {
     });
   }
 
+  /**
+   * The value under `key`, storing `value` first when it is unset: of several processes doing
+   * this at once, all get the value the first one stored.
+   */
+  async getOrSet(key: string, value: JsonValue): Promise<JsonValue> {
+    const now = this.#ctx.now();
+    await this.#ctx.write(`set setting ${JSON.stringify(key)} once`, (db) =>
+      db.insert(settings).values({ key, value, updatedAt: now }).onConflictDoNothing(),
+    );
+    return (await this.get(key)) ?? value;
+  }
+
   /** Removes `key`; false if it was not set. */
   async delete(key: string): Promise<boolean> {
     return this.#ctx.write('delete setting', async (db) => {
