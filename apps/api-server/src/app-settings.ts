@@ -1,7 +1,7 @@
 // The settings the api-server reads from the environment besides config.yaml's keys (read by
 // @junction/config-templates): JUNCTION_DRAIN_SECONDS and JUNCTION_MCP_ALLOWED_HOSTS /
 // JUNCTION_MCP_ALLOWED_ORIGINS, all read by @junction/service-kit. Documented in docs/deploy.md.
-import { SERVICE_VARIABLES, drainSecondsOf } from '@junction/service-kit';
+import { SERVICE_VARIABLES, drainSecondsOf, type Composition } from '@junction/service-kit';
 
 /** Variables read by the api-server itself, besides those of docs/configuration.md. */
 export const APP_VARIABLES = SERVICE_VARIABLES;
@@ -21,7 +21,7 @@ export function appSettingsOf(env: NodeJS.ProcessEnv): AppSettings {
  * the composition, given the drain time) together, then the store and the logger.
  */
 export function stopOnce(
-  service: { store: { close(): Promise<void> }; logger: RootLoggerLike },
+  service: Pick<Composition, 'store' | 'logger'>,
   drainMs: number,
   stopParts: (drainMs: number) => Promise<{ requeued: number }>,
 ): () => Promise<{ requeued: number }> {
@@ -35,9 +35,4 @@ export function stopOnce(
       await service.logger.close();
       return { requeued };
     })());
-}
-
-interface RootLoggerLike {
-  info(message: string, fields?: Record<string, unknown>): void;
-  close(): Promise<void>;
 }

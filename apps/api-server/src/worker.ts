@@ -2,7 +2,7 @@
 // process sharing the store queued, advances workflow runs, fires schedules (as
 // JUNCTION_WORKFLOW_ENGINE / JUNCTION_SCHEDULER allow), taking announced runs at once when
 // JUNCTION_QUEUE_NATS_URL is set. Its one port (JUNCTION_API_PORT) serves /health and /metrics.
-import { envPortHint, listen, packageVersion, startApp } from '@junction/service-kit';
+import { envPortHint, listen, packageVersion, runSlotsOf, startApp } from '@junction/service-kit';
 import type { ApiServer, StartOptions } from './api-server.js';
 import { appSettingsOf, stopOnce } from './app-settings.js';
 
@@ -35,7 +35,7 @@ export async function startWorker(
     logger.info('working', {
       host,
       health_port: probe.port,
-      concurrency: config.workers.runs ? config.workers.concurrency : 0,
+      concurrency: runSlotsOf(config),
       workflows: config.workers.workflows,
       scheduler: config.workers.scheduler,
       bus: service.bus?.url ?? null,

@@ -292,6 +292,11 @@ export async function storeIdOf(store: Store): Promise<string> {
   return String(id);
 }
 
+/** Runs a process with this config executes at once: 0 when it only accepts them (`workers.runs` off). */
+export function runSlotsOf(config: Config): number {
+  return config.workers.runs ? config.workers.concurrency : 0;
+}
+
 /** Builds a process's pieces once from its config. */
 export function composeService(options: ComposeOptions): Composition {
   const { config, store, logger, version } = options;
@@ -418,7 +423,7 @@ export function composeService(options: ComposeOptions): Composition {
           scheduler: executor.scheduler,
           mcpServersActive: () => executor.pool.activeKeys().length,
           workers: () => ({
-            runs: started && config.workers.runs ? config.workers.concurrency : 0,
+            runs: started ? runSlotsOf(config) : 0,
             in_flight: executor.workers.inFlight(),
             workflows: started && config.workers.workflows,
           }),
@@ -518,7 +523,7 @@ export function composeService(options: ComposeOptions): Composition {
       started = true;
       logger.info(works ? 'workers started' : 'workers off: runs are left to other processes', {
         worker_id: executor.workers.workerId,
-        concurrency: works ? config.workers.concurrency : 0,
+        concurrency: runSlotsOf(config),
         workflows: advances,
         scheduler: fires,
         ...(bus ? { bus: bus.url } : {}),

@@ -16,7 +16,7 @@ export {
   logFormatOf,
   packageVersion,
 } from './env-settings.js';
-export { composeService, modelSettingsOf } from './composition.js';
+export { composeService, modelSettingsOf, runSlotsOf } from './composition.js';
 export type { ComposeOptions, Composition, Executor } from './composition.js';
 export { apiKeysOf, mcpAllowedOf, secretsOf, shortSecretsOf } from './service-settings.js';
 export { createKeyCheck, keyDigest, keyMatches, keyRing, presentedKey } from './api-keys.js';

@@ -46,7 +46,9 @@ export default class Serve extends JunctionCommand {
     const { flags } = await this.parse(Serve);
     const { createContext } = await import('../context.js');
     const { createService } = await import('../service.js');
-    const { isLoopback, listen, urlOf, ServiceError } = await import('@junction/service-kit');
+    const { isLoopback, listen, runSlotsOf, urlOf, ServiceError } = await import(
+      '@junction/service-kit'
+    );
     const ctx = await createContext();
     const { config } = ctx;
     const version = this.config.version;
@@ -134,7 +136,7 @@ export default class Serve extends JunctionCommand {
       this.log(`  dashboard ${base}:${ports.api}/ui/`);
       this.log(`  traces   ${tracesLine(service.tracesHealth())}`);
       this.log(`  queue    ${queueLine(service)}`);
-      const workers = service.config.workers.runs ? service.config.workers.concurrency : 0;
+      const workers = runSlotsOf(service.config);
       this.log(
         `serving MCP, REST and webhooks; ${workers > 0 ? `${workers} workers` : 'no workers: runs wait for `junction worker` processes on this store'}`,
       );
