@@ -17,6 +17,8 @@ ensure_pnpm() {
   fi
   echo "==> using pnpm $("$local_pnpm" --version) from ./.tools" >&2
   PNPM=("$PWD/$local_pnpm")
+  # turbo looks the package manager up on the PATH; this shell's PATH only, nothing global.
+  export PATH="$PWD/.tools/node_modules/.bin:$PATH"
 }
 
 install_and_build() {
