@@ -8,7 +8,8 @@ import path from 'node:path';
 // pnpm links @swc/jest into this package only, so resolve it here, not from each package.
 const swcJest = createRequire(import.meta.url).resolve('@swc/jest');
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
 
 /** @returns {import('jest').Config} */
 export function jestPreset(overrides = {}) {
@@ -39,6 +40,8 @@ export function jestPreset(overrides = {}) {
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
     testTimeout: 30_000,
     maxWorkers: 2,
+    globalSetup: path.join(here, 'temp-root-setup.js'),
+    globalTeardown: path.join(here, 'temp-root-teardown.js'),
     ...overrides,
   };
 }

@@ -11,7 +11,7 @@ import {
   TLS_FILES,
   type FakePlatform,
 } from '@junction/tooling/fixtures/fake-platform.mjs';
-import { runAsync, runCliAsync, tempConfigHome } from './run-cli.js';
+import { runAsync, runCliAsync, tempConfigHome, baseEnv } from './run-cli.js';
 
 const KEY = 'plat-api-key-5550001';
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
@@ -44,7 +44,7 @@ async function workspace(extra = ''): Promise<{ env: NodeJS.ProcessEnv; home: st
 function withStdin(args: string[], env: NodeJS.ProcessEnv, input: string) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...baseEnv(), ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -103,7 +103,7 @@ describe('junction auth login', () => {
     const { env, home } = await workspace();
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} auth login`;
     const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb', ...env },
+      env: { ...baseEnv(), TERM: 'dumb', ...env },
     });
     let seen = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (seen += d));

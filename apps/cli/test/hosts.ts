@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baseEnv } from './run-cli.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
@@ -111,7 +112,7 @@ export function startHost(
 ): HostProcess {
   const { file, args: argv } = net.command(i, [bin, ...args]);
   const child = spawn(file, argv, {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { ...baseEnv(), ...env },
   });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));

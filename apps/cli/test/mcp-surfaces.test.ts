@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
-import { runAsync, runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runAsync, runCliAsync, syncedWorkspace, baseEnv } from './run-cli.js';
 import { startServe } from './serve-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -151,7 +151,7 @@ describe('junction stdio', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'stdio'],
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } as Record<
+      env: { ...baseEnv(), ...env } as Record<
         string,
         string
       >,

@@ -2,6 +2,7 @@
 // it says it writes and never over someone else's file; without a pnpm 10 on the PATH, pnpm
 // goes into the folder's .tools/, not the machine.
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -97,9 +98,16 @@ describe('ensure_pnpm', () => {
     const home = temp();
     // npm's own cache (a fresh HOME would download pnpm again, which only costs time).
     const cache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
+    // The user's own npm settings (registry, CA, proxy) stay theirs under the fresh HOME.
+    const userconfig = process.env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc');
     const result = await bash(
       'ensure_pnpm && "${PNPM[@]}" --version',
-      { HOME: home, PATH: bin, npm_config_cache: cache },
+      {
+        HOME: home,
+        PATH: bin,
+        npm_config_cache: cache,
+        ...(existsSync(userconfig) ? { npm_config_userconfig: userconfig } : {}),
+      },
       folder,
       170_000,
     );

@@ -13,11 +13,35 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * What every child keeps of this process's environment: PATH and HOME, the test run's own
+ * TMPDIR (so what children make is removed with it), and the user's proxy and CA settings (npm
+ * and HTTPS behind a proxy with its own CA fail without them).
+ */
+const KEPT = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+];
+const KEPT_PATTERN = /^(https?_proxy|no_proxy|npm_config_(cafile|ca|registry|proxy|https_proxy|noproxy|strict_ssl|userconfig))$/i;
+
+/** The environment a child starts from, before the test's own variables. */
+export function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (KEPT.includes(name) || KEPT_PATTERN.test(name)) env[name] = value;
+  }
+  return env;
+}
+
 /** Runs the built junction binary in a child process with its own environment. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   const r = spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { ...baseEnv(), ...env },
     timeout: 60_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -40,7 +64,7 @@ export function runAsync(
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...baseEnv(), ...env },
     });
     let stdout = '';
     let stderr = '';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { openStore, type Store } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
-import { tempConfigHome, type CliResult } from './run-cli.js';
+import { tempConfigHome, type CliResult, baseEnv } from './run-cli.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const DAY = 86_400_000;
@@ -17,7 +17,7 @@ const DAY = 86_400_000;
 function cli(args: string[], home: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: home },
+      env: { ...baseEnv(), XDG_CONFIG_HOME: home },
     });
     let stdout = '';
     let stderr = '';
@@ -736,7 +736,7 @@ describe('junction runs, stats and logs', () => {
       const record = (msg: string, agent: string): string =>
         `${JSON.stringify({ level: 'info', ts: new Date().toISOString(), msg, agent_name: agent })}\n`;
       const child = spawn(process.execPath, [bin, 'logs', '-f', '--agent', 'writer'], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: fresh },
+        env: { ...baseEnv(), XDG_CONFIG_HOME: fresh },
       });
       let stdout = '';
       let stderr = '';

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baseEnv } from './run-cli.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
@@ -56,7 +57,7 @@ export async function startServe(
       String(ports.viewer),
       ...extraArgs,
     ],
-    { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+    { env: { ...baseEnv(), ...env } },
   );
   let out = '';
   let err = '';

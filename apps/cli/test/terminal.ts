@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baseEnv } from './run-cli.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
@@ -29,7 +30,7 @@ export function runAtTerminal(args: string[], options: TerminalOptions): Promise
   const line = options.columns !== undefined ? `stty cols ${options.columns}; ${command}` : command;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', line, '/dev/null'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      env: { ...baseEnv(), ...options.env },
     });
     let output = '';
     let answered = false;

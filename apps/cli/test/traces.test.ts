@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
-import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runCliAsync, syncedWorkspace, baseEnv } from './run-cli.js';
 import { freePort, startServe, until, type ServeProcess } from './serve-process.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -183,7 +183,7 @@ describe('junction traces', () => {
     const child = spawn(
       process.execPath,
       [bin, 'traces', '--receiver-port', String(receiverPort), '--viewer-port', String(viewerPort)],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+      { env: { ...baseEnv(), ...env } },
     );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

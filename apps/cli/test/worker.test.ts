@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
-import { runCliAsync, syncedWorkspace } from './run-cli.js';
+import { runCliAsync, syncedWorkspace, baseEnv } from './run-cli.js';
 import { freePort, startServe, until, type ServeProcess } from './serve-process.js';
 import { plainHosts, startHost, type HostProcess } from './hosts.js';
 
@@ -143,7 +143,7 @@ describe('serve --no-workers and junction worker', () => {
   it('Ctrl-C on agent run --queue cancels the run on the worker', async () => {
     fake.script([{ delayMs: 30_000, text: 'never' }]);
     const child = spawn(process.execPath, [bin, 'agent', 'run', 'assistant', 'wait', '--queue'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { ...baseEnv(), ...env },
     });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
