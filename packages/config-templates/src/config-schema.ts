@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { expecting } from './errors.js';
 import type { WorkspacePaths } from './paths.js';
+import { readWebhookSigningSecret } from './webhook-signing-secret.js';
 
 function bool(): z.ZodBoolean {
   return z.boolean({ error: expecting('true or false') });
@@ -56,6 +57,18 @@ function stringMap(): z.ZodRecord<z.ZodString, z.ZodString> {
   return z.record(z.string(), z.string({ error: expecting('a string') }), {
     error: expecting('a map of names to strings'),
   });
+}
+
+/** A Standard Webhooks secret (`whsec_<base64>`); a refusal says what is wrong, never the value. */
+function signingSecret(): z.ZodString {
+  return z
+    .string({ error: () => 'expected a signing secret (whsec_ followed by base64)' })
+    .superRefine((value, ctx) => {
+      const reading = readWebhookSigningSecret(value);
+      if (!reading.ok) {
+        ctx.addIssue({ code: 'custom', message: `not a valid signing secret: ${reading.problem}` });
+      }
+    });
 }
 
 function section<T extends z.core.$ZodLooseShape>(shape: T): z.ZodObject<T, z.core.$strict> {
@@ -271,6 +284,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       .array(oneOf(NOTIFICATION_EVENTS), { error: expecting('a list of event names') })
       .default(['agent.failed', 'agent.timeout', 'scheduler.error'])
       .meta({ description: `Events sent to webhook_url: ${NOTIFICATION_EVENTS.join(', ')}.` }),
+    signing_secret: signingSecret().optional().meta({
+      description:
+        'Standard Webhooks secret (whsec_<base64>): every outbound webhook then carries webhook-id, webhook-timestamp and webhook-signature.',
+    }),
   }).prefault({});
 
   const telemetry = section({

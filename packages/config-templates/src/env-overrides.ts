@@ -49,6 +49,11 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
     key: 'notifications.approval_webhook_timeout',
     kind: 'integer',
   },
+  {
+    variable: 'JUNCTION_WEBHOOK_SIGNING_SECRET',
+    key: 'notifications.signing_secret',
+    kind: 'string',
+  },
   { variable: 'OTEL_EXPORTER_OTLP_ENDPOINT', key: 'otel_endpoint', kind: 'string' },
   { variable: 'JUNCTION_TRACES_ENABLED', key: 'traces.enabled', kind: 'boolean' },
   { variable: 'OTEL_EXPORTER_OTLP_HEADERS', key: 'telemetry.headers', kind: 'headers' },

@@ -17,6 +17,13 @@ export {
 export type { Config, ConfigKeyInfo, ConfigSchema } from './config-schema.js';
 export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';
 export type { EnvOverride, EnvOverrideKind } from './env-overrides.js';
+export {
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_HINT,
+  WEBHOOK_SECRET_PREFIX,
+  readWebhookSigningSecret,
+} from './webhook-signing-secret.js';
+export type { WebhookSecretReading } from './webhook-signing-secret.js';
 export { loadConfig } from './load-config.js';
 export { storeOptionsOf } from './store-options.js';
 export type { LoadConfigOptions } from './load-config.js';

@@ -367,6 +367,12 @@ describe('loadConfig environment overrides', () => {
       'parentbased_traceidratio',
     ],
     ['OTEL_TRACES_SAMPLER_ARG', '0.25', (c) => c.telemetry.sampler_arg, 0.25],
+    [
+      'JUNCTION_WEBHOOK_SIGNING_SECRET',
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      (c) => c.notifications.signing_secret,
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    ],
   ];
 
   it('covers every variable of the override table', () => {
