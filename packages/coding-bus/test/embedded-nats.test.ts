@@ -109,12 +109,18 @@ describe('EmbeddedNats', () => {
       reconnectTimeWait: 100,
     });
     cleanups.push(() => nc.close());
+    // Wait for the events, not for time: the client says it reconnected once the server that
+    // was started again is ready (a new pid alone is a server still starting).
+    const reconnected = (async (): Promise<void> => {
+      for await (const status of nc.status()) if (status.type === 'reconnect') return;
+    })();
     const first = nats.pid!;
     process.kill(first, 'SIGKILL');
-    await until(
-      'the server to be started again',
-      () => nats.pid !== undefined && nats.pid !== first,
+    await until('the server to say it was started again', () =>
+      lines.some((l) => l.msg === 'embedded nats-server started again'),
     );
+    await reconnected;
+    expect(nats.pid).not.toBe(first);
     expect(nats.restarts).toBe(1);
     expect(lines.some((l) => l.level === 'warn' && l.msg.includes('starting it again'))).toBe(true);
     const sub = nc.subscribe('probe.after.restart', { max: 1 });
