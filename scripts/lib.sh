@@ -28,6 +28,10 @@ install_and_build() {
   else
     "${PNPM[@]}" install --reporter=append-only >&2
   fi
+  # Before turbo's first build: its anonymous telemetry off, its settings kept in this
+  # repository (.turbo/config), not in the user's ~/.config.
+  echo "==> turning turbo's anonymous telemetry off (settings in ./.turbo/config)" >&2
+  TURBO_CONFIG_DIR_PATH="$PWD/.turbo/config" "${PNPM[@]}" exec turbo telemetry disable >/dev/null 2>&1 || echo "==> (could not turn turbo telemetry off; TURBO_TELEMETRY_DISABLED=1 still keeps it off)" >&2
   echo "==> building" >&2
   "${PNPM[@]}" run build >&2
 }
