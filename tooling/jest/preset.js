@@ -38,7 +38,9 @@ export function jestPreset(overrides = {}) {
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
-    testTimeout: 30_000,
+    // A hang guard, not a speed check: a test waits for the events it needs, and a loaded machine
+    // only makes it slower.
+    testTimeout: 180_000,
     maxWorkers: 2,
     globalSetup: path.join(here, 'temp-root-setup.js'),
     globalTeardown: path.join(here, 'temp-root-teardown.js'),

@@ -921,7 +921,7 @@ if (!sqld)
       if (Date.now() > deadline) throw new Error('sqld did not start');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await killAndWait(child, 'SIGTERM');

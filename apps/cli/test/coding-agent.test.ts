@@ -91,7 +91,7 @@ beforeAll(async () => {
   );
   const synced = await runCliAsync(['sync', 'default'], env);
   expect(synced.status).toBe(0);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await backend?.stop();

@@ -47,7 +47,7 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-}, 30_000);
+}, 180_000);
 
 describe('junction config show', () => {
   it('--json: file, env and default sources; secrets only [set] or [not set]', async () => {
@@ -83,7 +83,7 @@ describe('junction config show', () => {
     expect(String(byKey.get('database_url')?.value)).toContain('db.example.com');
     for (const secret of [REST_KEY, MODEL_KEY, FILE_WEBHOOK_KEY, FILE_GIT_TOKEN, DB_PASSWORD])
       expect(result.stdout + result.stderr).not.toContain(secret);
-  }, 30_000);
+  }, 180_000);
 
   it('text: a SETTING VALUE SOURCE table, no secret anywhere', async () => {
     const result = await runCliAsync(['config', 'show'], env);
@@ -96,7 +96,7 @@ describe('junction config show', () => {
     expect(result.stdout).toMatch(/^webhook\.api_key\s+\[set\]\s+file$/m);
     for (const secret of [REST_KEY, MODEL_KEY, FILE_WEBHOOK_KEY, FILE_GIT_TOKEN, DB_PASSWORD])
       expect(result.stdout + result.stderr).not.toContain(secret);
-  }, 30_000);
+  }, 180_000);
 
   it('a broken config.yaml: CONFIG_INVALID, exit 3', async () => {
     const home = tempConfigHome();
@@ -105,5 +105,5 @@ describe('junction config show', () => {
     const result = await runCliAsync(['config', 'show'], { XDG_CONFIG_HOME: home });
     expect(result.status).toBe(3);
     expect(result.stderr).toContain('Error [CONFIG_INVALID]');
-  }, 30_000);
+  }, 180_000);
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI({});
   env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
   workspace = path.join(String(env.XDG_CONFIG_HOME), 'junction');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await fake.close();
 });

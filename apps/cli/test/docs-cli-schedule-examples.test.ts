@@ -85,7 +85,7 @@ states:
   );
   const sync = await runCliAsync(['sync', 'default'], env);
   if (sync.status !== 0) throw new Error(`junction sync failed: ${sync.stdout} ${sync.stderr}`);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await fake.close();

@@ -231,7 +231,7 @@ describe('junction doctor', () => {
     const json = await runCliAsync(['doctor', '--json'], env);
     expect(json.status).toBe(1);
     expect(parseJson(json).checks[0]).toMatchObject({ name: 'config', status: 'fail' });
-  }, 60_000);
+  }, 180_000);
 
   it('nats-server missing where the coding bus would look is a warn naming how to get it', async () => {
     const home = tempConfigHome();
@@ -245,5 +245,5 @@ describe('junction doctor', () => {
     const result = await runCliAsync(['doctor'], env);
     expect(line(result, 'warn', 'nats-server')).toContain('not found');
     expect(line(result, 'warn', 'nats-server')).toContain('apt-get install nats-server');
-  }, 60_000);
+  }, 180_000);
 });

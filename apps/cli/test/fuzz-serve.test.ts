@@ -270,7 +270,7 @@ beforeAll(async () => {
   serve = await startServe(env);
   await serve.ready;
   store = await openStore({ url: resolvePaths(env).databaseFile });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await store?.close();

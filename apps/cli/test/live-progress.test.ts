@@ -15,7 +15,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   fake = await startFakeOpenAI({});
   env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await fake.close();
 });

@@ -42,7 +42,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   const r = spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
     env: { ...baseEnv(), ...env },
-    timeout: 60_000,
+    timeout: 180_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -54,13 +54,13 @@ export function tempConfigHome(): string {
 
 /**
  * Runs `command args` without blocking this process (needed when this process also serves a
- * fake); killed after `timeoutMs` (default 60 s).
+ * fake); killed after `timeoutMs` (default 180 s, a hang guard).
  */
 export function runAsync(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {

@@ -772,7 +772,7 @@ describe('junction runs, stats and logs', () => {
         child.kill('SIGKILL');
         rmSync(fresh, { recursive: true, force: true });
       }
-    }, 40_000);
+    }, 180_000);
   });
 
   describe('logs audit', () => {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   env = await syncedWorkspace({ modelUrl: fake.url, env: { OPENAI_API_KEY: KEY } });
   workflowsDir = path.join(String(env.XDG_CONFIG_HOME), 'junction/environments/default/workflows');
   mkdirSync(workflowsDir, { recursive: true });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await fake.close();
@@ -155,7 +155,7 @@ describe('junction schedule', () => {
     expect(twice.stderr).toContain(
       'Error [SCHEDULE_NOT_FOUND]: The agent "assistant" has no schedule.',
     );
-  }, 60_000);
+  }, 180_000);
 
   it('refuses a bad cron with exit 2 naming the cron field, and sets nothing', async () => {
     const r = await cli('schedule', 'set', 'assistant', '--cron', '0 25 * * *');
@@ -300,5 +300,5 @@ describe('junction schedule', () => {
     expect((await cli('schedule', 'remove', 'assistant')).status).toBe(2);
     expect((await cli('schedule', 'remove', 'assistant', '--workflow')).status).toBe(0);
     expect((await cli('schedule', 'show', 'assistant', '--agent')).status).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });

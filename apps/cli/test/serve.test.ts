@@ -205,5 +205,5 @@ describe('junction serve (all-in-one)', () => {
       status: string;
     }>;
     expect(runs.find((r) => r.run_id === accepted.body.run_id)?.status).toBe('queued');
-  }, 60_000);
+  }, 180_000);
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   fake.script([{ text: 'done' }]);
   const run = await runCliAsync(['agent', 'run', 'assistant', LONG_TASK], env);
   if (run.status !== 0) throw new Error(run.stderr);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await fake.close();
 });

@@ -46,7 +46,7 @@ describe('serve --no-workers and junction worker', () => {
     for (const p of [serve?.child, worker?.child]) if (p && p.exitCode === null) p.kill('SIGTERM');
     await Promise.all([serve?.exit, worker?.exit]);
     await fake?.close();
-  }, 30_000);
+  }, 180_000);
 
   it('says what each process works on, at start and on /health', async () => {
     expect(serve.stdout()).toMatch(/no workers: runs wait for `junction worker` processes/);
@@ -129,7 +129,7 @@ describe('serve --no-workers and junction worker', () => {
     expect(followed.status).toBe(0);
     expect(followed.stdout).toMatch(/tool_call\s+step 1\s+calc\/add\s+ok/);
     expect(followed.stdout.trimEnd().split('\n').at(-1)).toBe(`run ${next} completed`);
-  }, 60_000);
+  }, 180_000);
 
   it('logs --run refuses a run that does not exist, and --run beside --level', async () => {
     const none = await runCliAsync(['logs', '--run', '999999'], env);
@@ -163,5 +163,5 @@ describe('serve --no-workers and junction worker', () => {
     const body = (await (await fetch(`${api}/runs/${id}`)).json()) as { status: string };
     expect(body.status).toBe('cancelled');
     fake.reset();
-  }, 60_000);
+  }, 180_000);
 });

@@ -49,7 +49,7 @@ beforeAll(async () => {
   );
   const { mkdirSync } = await import('node:fs');
   mkdirSync(workflowsDir, { recursive: true });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await fake.close();

@@ -58,7 +58,7 @@ describe('the bus killed mid-task', () => {
       natsUrl: `nats://127.0.0.1:${port}`,
       workspaceDir: path.join(world.dir, 'kill-workspaces'),
     });
-  }, 30_000);
+  }, 180_000);
   afterAll(async () => {
     await fake?.stop();
     await backend?.stop();
@@ -95,7 +95,7 @@ describe('the bus killed mid-task', () => {
       kept.lines.some((l) => /nats-server/.test(l.msg) && /restart|exited|died/i.test(l.msg)),
     ).toBe(true);
     await call(t, 'coding_close', { session_id: id });
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('without a bus', () => {
@@ -205,5 +205,5 @@ describe('the git token through the key-value bucket (coding.git.token_from_kv)'
       await fake.stop();
       await backend.stop();
     }
-  }, 30_000);
+  }, 180_000);
 });

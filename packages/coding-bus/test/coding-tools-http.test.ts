@@ -130,7 +130,7 @@ describe('coding tools over direct HTTP', () => {
       ]),
     );
     expect(JSON.stringify(events) + kept.text()).not.toContain(TOKEN);
-  }, 30_000);
+  }, 180_000);
 
   it('keeps a folder the agent named, and says so when it is no git repository', async () => {
     const { provider, ctx } = toolsFor(settingsFor(server.url));
@@ -165,7 +165,7 @@ describe('coding tools over direct HTTP', () => {
     expect(String(coded.json.error)).toContain('after 2 attempts');
     expect(events.some((e) => e.payload.type === 'task_resent')).toBe(true);
     await call(t, 'coding_close', { session_id: id });
-  }, 20_000);
+  }, 180_000);
 
   it('answers with the reason when the coding server is down, and the assistant failure as a tool error', async () => {
     const down = `http://127.0.0.1:${await freePort()}`;

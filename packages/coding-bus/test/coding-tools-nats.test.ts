@@ -56,7 +56,7 @@ describe('coding tools over the embedded bus', () => {
       natsUrl: `nats://127.0.0.1:${port}`,
       workspaceDir: path.join(world.dir, 'backend-workspaces'),
     });
-  }, 30_000);
+  }, 180_000);
 
   afterAll(async () => {
     await fake?.stop();
@@ -164,7 +164,7 @@ describe('coding tools over the embedded bus', () => {
       kept.text() +
       JSON.stringify(await world.store.codingSessions.list({}));
     expect(recorded).not.toContain(TOKEN);
-  }, 60_000);
+  }, 180_000);
 
   it('says so when a session has no git repository to commit to', async () => {
     const { tools: t } = await tools();
@@ -176,7 +176,7 @@ describe('coding tools over the embedded bus', () => {
     expect(committed.isError).toBe(true);
     expect(committed.text).toContain('is not a git repository');
     await call(t, 'coding_close', { session_id: id });
-  }, 30_000);
+  }, 180_000);
 
   it('refuses arguments that are not what they should be, before anything is sent', async () => {
     const { tools: t } = await tools();
@@ -220,5 +220,5 @@ describe('coding tools over the embedded bus', () => {
     );
     await call(t, 'coding_close', { session_id: id });
     await impatient.stop();
-  }, 30_000);
+  }, 180_000);
 });

@@ -138,7 +138,7 @@ describe('EmbeddedNats', () => {
         probe.once('error', reject);
       }),
     ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-  }, 30_000);
+  }, 180_000);
 
   it('says why it could not start: a port someone else holds', async () => {
     const holder = net.createServer();
@@ -214,5 +214,5 @@ describe('openCodingBus', () => {
     expect(logged?.msg).toContain('nats://user:[REDACTED]@192.0.2.1');
     expect(JSON.stringify(lines)).not.toContain('s3cret-pass');
     expect(failure.error.message).not.toContain('s3cret-pass');
-  }, 20_000);
+  }, 180_000);
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await nats.start();
   junction = await connect({ servers: nats.url });
   backend = await connect({ servers: nats.url });
-}, 20_000);
+}, 180_000);
 
 afterAll(async () => {
   await junction?.close();

@@ -371,5 +371,5 @@ describe('two scheduler processes on one store', () => {
       clearInterval(worker);
       for (const child of children.values()) child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 180_000);
 });

@@ -170,7 +170,7 @@ describe('the approval webhook', () => {
     const token = new URL(String(body.approve_url)).searchParams.get('token')!;
     expect(await service.workflows.verifyToken(approvalId, token)).toBe(true);
     expect(await service.workflows.verifyToken(`appr-${run.id + 1}-gate`, token)).toBe(false);
-  }, 30_000);
+  }, 180_000);
 
   it('leaves the approval pending and logged when every attempt fails or hangs past its timeout', async () => {
     await compose(await startSink(['hang', 500, 'hang']));
@@ -199,5 +199,5 @@ describe('the approval webhook', () => {
     await until('the run to complete', async () =>
       (await store.workflowRuns.get(run.id))?.status === 'completed' ? true : undefined,
     );
-  }, 40_000);
+  }, 180_000);
 });

@@ -61,7 +61,7 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       args: ['--no-sandbox'],
     });
     mkdirSync(SHOTS, { recursive: true });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -14,7 +14,7 @@ let built: string;
 
 beforeAll(() => {
   built = buildUi();
-}, 60_000);
+}, 180_000);
 
 afterAll(() => {
   rmSync(built, { recursive: true, force: true });

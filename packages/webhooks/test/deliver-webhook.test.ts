@@ -95,7 +95,7 @@ describe('deliverWebhook', () => {
       event: 'agent.failed',
       run_id: 7,
     });
-  }, 20_000);
+  }, 180_000);
 
   it('gives up after 3 failed attempts and logs that it did', async () => {
     const receiver = await sink(() => 503);

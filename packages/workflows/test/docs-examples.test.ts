@@ -49,7 +49,7 @@ beforeAll(async () => {
   h.agent('assistant');
   for (const e of examples) h.workflow(`${e.name}.workflow.yaml`, e.yaml);
   await h.sync();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h.close();
 });

@@ -88,7 +88,7 @@ describe('workflow runs across process deaths', () => {
       ['ship', 1, 'completed'],
     ]);
     expect(await h.store.runs.count({})).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('kill -9 while an agent step runs → restart → the step waits on its re-queued run, never a second one', async () => {
     h = await createHarness({ workers: false });
@@ -117,7 +117,7 @@ describe('workflow runs across process deaths', () => {
     expect(await h.store.runs.count({})).toBe(1);
     const steps = await h.store.workflowSteps.list(run.id);
     expect(steps.filter((s) => s.stepName === 'draft')).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   it("kill -9 after the agent step's run called a tool → that run fails, and the step's retry starts a new one", async () => {
     h = await createHarness({ workers: false });
@@ -164,7 +164,7 @@ states:
       [1, 'failed'],
       [2, 'completed'],
     ]);
-  }, 60_000);
+  }, 180_000);
 
   it('two processes sharing one store advance each workflow run exactly once', async () => {
     h = await createHarness({ workers: false });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   }
   for (const name of names) h.agent(name);
   await h.sync();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h.close();
 });
