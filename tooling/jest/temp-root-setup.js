@@ -1,0 +1,2 @@
+import { setup } from './temp-root.js';
+export default setup;

@@ -1,0 +1,2 @@
+import { teardown } from './temp-root.js';
+export default teardown;
