@@ -26,6 +26,11 @@ for d in apps/cli packages/*; do
     exit 1
   fi
 done
+# Without its manifest the CLI imports every command module on each start.
+if [ ! -f apps/cli/oclif.manifest.json ]; then
+  echo "==> apps/cli/oclif.manifest.json is missing: run \`pnpm build\` first" >&2
+  exit 1
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/junction-pack.XXXXXX")
 store=
@@ -131,7 +136,7 @@ write('package.json', {
   os: [process.platform],
   cpu: [process.arch],
   bin: cli.bin,
-  files: ['bin', 'dist'],
+  files: ['bin', 'dist', 'oclif.manifest.json'],
   dependencies,
   bundleDependencies: Object.keys(dependencies),
   oclif: cli.oclif,

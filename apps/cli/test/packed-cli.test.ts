@@ -136,6 +136,11 @@ describe('the packed junction CLI', () => {
       expect(existsSync(path.join(lib, dropped))).toBe(false);
     }
     expect(existsSync(path.join(lib, 'dist', 'index.js.map'))).toBe(false);
+    // The manifest lets oclif load only the command that runs.
+    const manifest = JSON.parse(readFileSync(path.join(lib, 'oclif.manifest.json'), 'utf8')) as {
+      commands: Record<string, unknown>;
+    };
+    expect(Object.keys(manifest.commands)).toEqual(expect.arrayContaining(['env:list', 'agent:run']));
   });
 
   it('junction --version prints the version', async () => {
