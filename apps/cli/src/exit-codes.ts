@@ -72,6 +72,7 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   WORKFLOW_RUN_ENDED: 5,
   APPROVAL_DECIDED: 5,
   APPROVAL_EXPIRED: 5,
+  APPROVAL_WITHDRAWN: 5,
   APPROVER_NOT_ALLOWED: 2,
   APPROVAL_TOKEN_INVALID: 2,
   // schedules

@@ -72,6 +72,7 @@ const WORKFLOW_STATUS: Readonly<Record<WorkflowErrorCode, number>> = {
   WORKFLOW_RUN_ENDED: 409,
   APPROVAL_DECIDED: 409,
   APPROVAL_EXPIRED: 410,
+  APPROVAL_WITHDRAWN: 409,
 };
 
 /** Every code of @junction/scheduler, so a new one does not compile until it has a status. */

@@ -227,7 +227,7 @@ const decisionRefusals = (field: string): Record<number, ResponseSpec> => ({
   404: approvalNotFound,
   409: {
     description:
-      'APPROVAL_DECIDED: it was decided before; details.approval shows the first decision',
+      'APPROVAL_DECIDED: it was decided before; details.approval shows the first decision. APPROVAL_WITHDRAWN: its workflow run was cancelled, so it was withdrawn (status cancelled)',
     body: 'Error',
   },
   410: {

@@ -61,7 +61,14 @@ export const WORKFLOW_STEP_STATUSES = [
   'timed_out',
   'skipped',
 ] as const;
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out'] as const;
+/** `cancelled`: withdrawn because its workflow run was cancelled; it can no longer be decided. */
+export const APPROVAL_STATUSES = [
+  'pending',
+  'approved',
+  'rejected',
+  'timed_out',
+  'cancelled',
+] as const;
 export const AUDIT_OUTCOMES = ['success', 'error', 'denied'] as const;
 
 // Timestamps are integer milliseconds since the epoch, read back as Date.

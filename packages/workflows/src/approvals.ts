@@ -2,8 +2,10 @@
 // the CLI), and the signed links an approval.requested payload carries.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Approval, Store, WorkflowRun } from '@junction/store';
-import { isStoreError } from '@junction/store';
+import { isStoreError, WORKFLOW_RUN_ENDED } from '@junction/store';
+import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
+import type { Graph, State } from './model.js';
 
 export interface DecideDeps {
   store: Store;
@@ -69,6 +71,7 @@ export function mayDecide(approval: Approval, approver: string | undefined): boo
 /**
  * Approves or rejects a pending approval once, and makes its run due: APPROVAL_NOT_FOUND (404),
  * APPROVAL_DECIDED with the first decision (409), APPROVAL_EXPIRED past its time (410),
+ * APPROVAL_WITHDRAWN when its run was cancelled (409),
  * APPROVER_NOT_ALLOWED when approvers are listed and `approver` is none of them (403). Every
  * decision, and every refused one, is audited.
  */
@@ -132,12 +135,62 @@ export async function decideApproval(
         { approval: approvalView(current) },
       );
     }
+    if (current.status === 'cancelled') {
+      throw new WorkflowError(
+        'APPROVAL_WITHDRAWN',
+        `Approval "${approvalId}" was withdrawn: workflow run ${current.workflowRunId} was cancelled${current.decidedAt ? ` at ${current.decidedAt.toISOString()}` : ''}, so there is nothing left to decide. Start a new run with \`junction workflow run\`.`,
+        { approval: approvalView(current), workflow_run_id: current.workflowRunId },
+      );
+    }
     throw new WorkflowError(
       'APPROVAL_DECIDED',
       `Approval "${approvalId}" was already ${current.status}${current.decidedBy ? ` by ${current.decidedBy}` : ''}; it can be decided only once.`,
       { approval: approvalView(current) },
     );
   }
+}
+
+/** The states of a graph and of every block inside it (branches, iterators, try blocks). */
+function* statesOf(graph: Graph): Generator<State> {
+  for (const state of graph.states.values()) {
+    yield state;
+    if (state.type === 'parallel') for (const branch of state.branches) yield* statesOf(branch);
+    else if (state.type === 'foreach') yield* statesOf(state.iterator);
+    else if (state.type === 'try') {
+      for (const block of [state.try, state.catch, state.finally]) {
+        if (block !== undefined) yield* statesOf(block);
+      }
+    }
+  }
+}
+
+/**
+ * What a decision makes the approval's workflow run do, in one sentence for whoever decided
+ * (CLI, the approval page): it goes on; after a rejection, it goes on at the step's onRejected
+ * or fails when the step has none.
+ */
+export function decisionOutcome(
+  approval: Pick<Approval, 'status' | 'stepName' | 'workflowRunId'>,
+  run: Pick<WorkflowRun, 'id' | 'status' | 'definition' | 'workflowKey'> | undefined,
+): string {
+  const which = `Workflow run ${approval.workflowRunId}`;
+  if (run !== undefined && WORKFLOW_RUN_ENDED.includes(run.status)) {
+    return `${which} has already ended ${run.status}.`;
+  }
+  if (approval.status !== 'rejected') return `${which} goes on.`;
+  let onRejected: string | undefined;
+  if (run !== undefined) {
+    const model = storedWorkflowOf(run.definition, `workflow run ${run.id}`, run.workflowKey);
+    for (const state of statesOf(model.graph)) {
+      if (state.id === approval.stepName && state.type === 'human_approval') {
+        onRejected = state.onRejected;
+        break;
+      }
+    }
+  }
+  return onRejected !== undefined
+    ? `${which} goes on at step "${onRejected}" (the onRejected of step "${approval.stepName}").`
+    : `${which} fails: step "${approval.stepName}" has no onRejected to go on at.`;
 }
 
 /** The key approval links are signed with: random, made once per store, kept in its settings. */

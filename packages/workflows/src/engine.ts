@@ -75,6 +75,8 @@ export type AdvanceResult =
       status: 'completed' | 'failed' | 'timed_out';
       output?: Value;
       error?: string;
+      /** The step it ended at: the last one entered. */
+      currentStep?: string;
     }
   | { kind: 'waiting'; wakeAt: Date | null; approval: boolean; currentStep?: string };
 
@@ -217,10 +219,11 @@ export class Advance {
       (this.#run.input ?? {}) as Value,
       false,
     );
+    const at = this.#currentStep !== undefined ? { currentStep: this.#currentStep } : {};
     if (outcome.kind === 'done')
-      return { kind: 'finished', status: 'completed', output: outcome.output };
+      return { kind: 'finished', status: 'completed', output: outcome.output, ...at };
     if (outcome.kind === 'failed')
-      return { kind: 'finished', status: outcome.status, error: outcome.error };
+      return { kind: 'finished', status: outcome.status, error: outcome.error, ...at };
     return {
       kind: 'waiting',
       wakeAt: outcome.wakeAt,
@@ -634,6 +637,7 @@ export class Advance {
         (await this.#deps.store.runs.findByIdempotencyKey(storedIdempotencyKey('workflow', key)))
           ?.id ?? null;
     }
+    const startedAt = this.#now();
     if (runId === null) {
       const request: Parameters<RunDoor['submit']>[0] = {
         agent_name: agentName,
@@ -667,6 +671,9 @@ export class Advance {
             input: { agent: state.agent, task, variables } as unknown,
             output: undefined as unknown,
             error: undefined as string | undefined,
+            // Written later (with the next durable write): the times say when it really ran.
+            startedAt,
+            completedAt: undefined as Date | undefined,
           }
         : undefined;
     if (record) this.#pending.inserts.push(record);
@@ -676,11 +683,8 @@ export class Advance {
       if (run.status !== 'queued' && run.status !== 'running') break;
       if (this.#signal.aborted) throw this.#signal.reason;
     }
-    const ended = (patch: {
-      status: WorkflowStep['status'];
-      output?: Value;
-      error?: string;
-    }): void => {
+    const ended = (end: { status: WorkflowStep['status']; output?: Value; error?: string }): void => {
+      const patch = { ...end, completedAt: run.completedAt ?? this.#now() };
       if (record) Object.assign(record, patch);
       else {
         const known = this.#attempts.get(`${path}@${attempt}`);
@@ -771,6 +775,13 @@ export class Advance {
           error: `approval ${approval.approvalId} was rejected${approval.decidedBy ? ` by ${approval.decidedBy}` : ''}${approval.comment ? `: ${approval.comment}` : ''}`,
         };
       }
+      case 'cancelled':
+        // Withdrawn with its run's cancel: the run has ended, nothing follows.
+        return {
+          kind: 'failed',
+          status: 'failed',
+          error: `approval ${approval.approvalId} was withdrawn: the workflow run was cancelled`,
+        };
       case 'timed_out': {
         const output = { approved: false, ...decided };
         if (row.status !== 'timed_out') {

@@ -8,7 +8,7 @@ import { activeTraceParent } from '@junction/telemetry';
 import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
 import type { WorkflowModel } from './model.js';
-import type { WorkflowReservation } from './workflow-workers.js';
+import { newTraceParent, type RandomBytes, type WorkflowReservation } from './workflow-workers.js';
 
 export interface StartWorkflowDeps {
   store: Store;
@@ -17,6 +17,8 @@ export interface StartWorkflowDeps {
   /** An idle worker of this process to hand the run to as it is written. */
   reserve?: () => WorkflowReservation | undefined;
   now?: () => Date;
+  /** Draws the ids of a new run's trace (crypto's randomBytes by default). */
+  random?: RandomBytes;
 }
 
 export interface StartWorkflowRequest {
@@ -265,7 +267,8 @@ export async function startWorkflowRun(
   const { store } = deps;
   const input = request.input ?? {};
   const now = deps.now?.() ?? new Date();
-  const traceParent = request.trace_parent ?? activeTraceParent() ?? null;
+  // A run started inside a trace (a schedule's fire) nests under it; any other starts its own.
+  const traceParent = request.trace_parent ?? activeTraceParent() ?? newTraceParent(deps.random);
   const key =
     request.idempotency_key === undefined
       ? null

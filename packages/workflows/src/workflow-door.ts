@@ -15,7 +15,7 @@ import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import { agentRunKeyPrefix } from './engine.js';
 import { WorkflowError } from './errors.js';
 import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
-import type { WorkflowReservation } from './workflow-workers.js';
+import type { RandomBytes, WorkflowReservation } from './workflow-workers.js';
 
 export interface WorkflowDoor {
   start(request: StartWorkflowRequest): Promise<{ run: WorkflowRun; replayed: boolean }>;
@@ -26,7 +26,8 @@ export interface WorkflowDoor {
     runId: number,
   ): Promise<{ run: WorkflowRun; steps: WorkflowStep[]; approvals: Approval[] }>;
   /**
-   * Cancels a run that has not ended (WORKFLOW_RUN_ENDED otherwise), and the agent runs it
+   * Cancels a run that has not ended (WORKFLOW_RUN_ENDED otherwise), withdraws its pending
+   * approvals (deciding one then answers APPROVAL_WITHDRAWN), and cancels the agent runs it
    * started that have not ended (they stop as any cancelled run does).
    */
   cancel(runId: number, options?: { actor?: string; source?: string }): Promise<WorkflowRun>;
@@ -45,6 +46,11 @@ export interface WorkflowDoor {
       timeoutMs: number;
       signal?: AbortSignal;
       onStep?: (step: WorkflowStep) => void;
+      /**
+       * The status of each step attempt `onStep` was told of: hand the same map to the next
+       * `follow` of the run (after an approval wait) and it tells only what changed since.
+       */
+      seen?: Map<number, string>;
       pollMs?: number;
     },
   ): Promise<WorkflowRun>;
@@ -52,8 +58,11 @@ export interface WorkflowDoor {
 
 export interface WorkflowDoorDeps {
   store: Store;
-  /** webhook.public_url: the address approval links point at. */
-  publicUrl: string;
+  /**
+   * The address approval links point at: webhook.public_url, or the webhook port as this
+   * process (or a running serve) listens on it; asked each time links are made.
+   */
+  publicUrl: string | (() => string);
   /** Told that a run is due (started, or an approval decided): wakes a worker of this process. */
   due?: () => void;
   /** An idle worker of this process to hand a run to as it is written. */
@@ -64,6 +73,8 @@ export interface WorkflowDoorDeps {
     options: { actor?: string; source?: string; waitMs: number },
   ) => Promise<unknown>;
   now?: () => Date;
+  /** Draws the ids of new runs' traces (crypto's randomBytes by default). */
+  random?: RandomBytes;
 }
 
 export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
@@ -89,6 +100,7 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
           ...(deps.due ? { due: deps.due } : {}),
           ...(deps.reserve ? { reserve: deps.reserve } : {}),
           ...(deps.now ? { now: deps.now } : {}),
+          ...(deps.random ? { random: deps.random } : {}),
         },
         request,
       ),
@@ -131,8 +143,9 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
         input,
       ),
     async links(approvalId) {
+      const { publicUrl } = deps;
       return approvalLinks(
-        deps.publicUrl,
+        typeof publicUrl === 'string' ? publicUrl : publicUrl(),
         approvalId,
         approvalToken(await signingKey(), approvalId),
       );
@@ -142,7 +155,7 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
     },
     async follow(runId, options) {
       const until = Date.now() + options.timeoutMs;
-      const seen = new Map<number, string>();
+      const seen = options.seen ?? new Map<number, string>();
       for (;;) {
         const run = await get(runId);
         if (options.onStep) {

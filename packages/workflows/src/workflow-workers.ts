@@ -2,6 +2,7 @@
 // a due run, take it under a lease (renewed while they advance it), replay it as far as it
 // goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
 // a lease that runs out, and the next poll anywhere takes the run over.
+import { randomBytes } from 'node:crypto';
 import { AnnouncementTaker, newWorkerId, type RunBus } from '@junction/agent-core/runs';
 import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
@@ -16,10 +17,10 @@ import { storedWorkflowOf } from './definition.js';
 import { withSpan, type Logger } from '@junction/telemetry';
 
 /**
- * The parent every advance of a workflow run nests under: what started the run (a schedule's
- * fire), when it was started inside a trace; otherwise a parent made of the run's start time
- * and id (unique per run, the same on every worker), never exported itself, so viewers show
- * each advance as a root of the run's one trace. Either way, nothing more is stored per advance.
+ * The parent every advance of a workflow run nests under, stored with the run when it started
+ * (see `newTraceParent`): what started it (a schedule's fire), or a random trace of its own.
+ * A run stored before runs kept one (trace_parent empty) gets one made of its start time and
+ * id, the same on every worker. Either way, nothing more is stored per advance.
  */
 export function workflowTraceParent(
   run: Pick<WorkflowRun, 'id' | 'createdAt' | 'traceParent'>,
@@ -27,6 +28,24 @@ export function workflowTraceParent(
   if (run.traceParent) return run.traceParent;
   const id = run.id.toString(16).padStart(16, '0');
   return `00-${run.createdAt.getTime().toString(16).padStart(16, '0')}${id}-${id}-01`;
+}
+
+/** Fills `size` random bytes (crypto's randomBytes by default; tests hand in a seeded one). */
+export type RandomBytes = (size: number) => Uint8Array;
+
+/**
+ * A new W3C traceparent (`00-<32 hex>-<16 hex>-01`) of random ids, for a workflow run started
+ * outside any trace: its advances share that trace, whichever worker takes them, and no two runs
+ * share one. Ids of all zeros are invalid in W3C Trace Context and are drawn again.
+ */
+export function newTraceParent(random: RandomBytes = randomBytes): string {
+  const hex = (size: number): string => {
+    for (;;) {
+      const id = Buffer.from(random(size)).toString('hex');
+      if (id.length === size * 2 && /[^0]/.test(id)) return id;
+    }
+  };
+  return `00-${hex(16)}-${hex(8)}-01`;
 }
 
 export interface WorkflowWorkersOptions extends EngineDeps {
@@ -339,6 +358,7 @@ export class WorkflowWorkers {
           status: result.status,
           ...(result.output !== undefined ? { output: result.output } : {}),
           ...(result.error !== undefined ? { error: result.error } : {}),
+          ...(result.currentStep !== undefined ? { currentStep: result.currentStep } : {}),
         },
         steps,
         run,

@@ -141,10 +141,10 @@ describe('a run started inside a trace (issue 19)', () => {
         expect(advance.parentSpanContext?.spanId).toBe(parent.spanId);
       }
     }
-    // Started outside any span: no parent stored, the run's advances make a trace of their own.
+    // Started outside any span: a random trace of its own is stored, which every advance shares.
     const alone = await start({ workflow_id: 'again' });
-    expect(alone.run.traceParent).toBeNull();
-    expect(workflowTraceParent(alone.run)).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(alone.run.traceParent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(workflowTraceParent(alone.run)).toBe(alone.run.traceParent);
     await h.waitFor(alone.run.id);
   });
 });

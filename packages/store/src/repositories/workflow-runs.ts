@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { WorkflowRun, WorkflowRunStatus } from '../rows.js';
-import { environments, workflowRuns, workflows } from '../schema.js';
+import { approvals, environments, workflowRuns, workflows } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -361,7 +361,13 @@ export class WorkflowRunsRepository {
   async finish(
     id: number,
     workerId: string,
-    end: { status: WorkflowRunStatus; output?: unknown; error?: string | null },
+    end: {
+      status: WorkflowRunStatus;
+      output?: unknown;
+      error?: string | null;
+      /** The step it ended at (the last one entered); the current one is kept when not given. */
+      currentStep?: string | null;
+    },
     steps?: WorkflowStepChanges,
     known?: Pick<WorkflowRun, 'definition'> | WorkflowRun,
   ): Promise<WorkflowRun> {
@@ -386,6 +392,7 @@ export class WorkflowRunsRepository {
         status: end.status,
         output,
         error: end.error ?? null,
+        currentStep: end.currentStep ?? null,
         completedAt: now.getTime(),
       };
       // The step records and the end: one transaction. Records are kept even when the end is
@@ -440,23 +447,39 @@ export class WorkflowRunsRepository {
 
   /**
    * Cancels a run that has not ended, whoever holds it (its worker's next write fails and it
-   * stops); CONFLICT with the status when it has ended, NOT_FOUND when unknown.
+   * stops), and withdraws its pending approvals (`cancelled`: nobody can decide them any more),
+   * in one transaction; CONFLICT with the status when it has ended, NOT_FOUND when unknown.
    */
   async cancel(id: number, reason = 'cancelled'): Promise<WorkflowRun> {
     const now = this.#ctx.now();
     return this.#ctx.write(`cancel workflow run ${id}`, async (db) => {
-      const [row] = await db
-        .update(workflowRuns)
-        .set({
-          status: 'cancelled',
-          error: reason,
-          completedAt: now,
-          workerId: null,
-          leaseExpiresAt: null,
-          wakeAt: null,
-        })
-        .where(and(eq(workflowRuns.id, id), inArray(workflowRuns.status, [...ACTIVE])))
-        .returning();
+      const active = and(eq(workflowRuns.id, id), inArray(workflowRuns.status, [...ACTIVE]));
+      const [, cancelled] = await db.batch([
+        // First, while the run is still active: a run that ended keeps its approvals as they are.
+        db
+          .update(approvals)
+          .set({ status: 'cancelled', decidedAt: now, comment: reason })
+          .where(
+            and(
+              eq(approvals.workflowRunId, id),
+              eq(approvals.status, 'pending'),
+              sql`exists (select 1 from ${workflowRuns} where ${active})`,
+            ),
+          ),
+        db
+          .update(workflowRuns)
+          .set({
+            status: 'cancelled',
+            error: reason,
+            completedAt: now,
+            workerId: null,
+            leaseExpiresAt: null,
+            wakeAt: null,
+          })
+          .where(active)
+          .returning(),
+      ]);
+      const [row] = cancelled;
       if (row) return row;
       const [current] = await db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
       if (!current) throw notFound('workflow run', id, 'List runs with `junction workflow runs`.');
@@ -658,6 +681,7 @@ function finishRun(db: LibSQLDatabase, fields: Partial<typeof RUN_FIELDS>) {
       status: slot('status') as unknown as WorkflowRunStatus,
       output: slot('output'),
       error: slot('error') as unknown as string,
+      currentStep: sql`coalesce(${slot('currentStep')}, ${workflowRuns.currentStep})`,
       completedAt: slot('completedAt') as unknown as Date,
       workerId: null,
       leaseExpiresAt: null,

@@ -29,6 +29,10 @@ export interface WorkflowStepStartInput {
   approvalId?: string | null;
   /** The agent run the attempt started. */
   runId?: number | null;
+  /** When it began, when not when it is written (an agent step's record waits for its run). */
+  startedAt?: Date;
+  /** When it ended, when not when it is written. */
+  completedAt?: Date;
 }
 
 export interface WorkflowStepPatch {
@@ -38,6 +42,8 @@ export interface WorkflowStepPatch {
   runId?: number | null;
   wakeAt?: Date | null;
   approvalId?: string | null;
+  /** When it ended, when not when it is written (with an ended status). */
+  completedAt?: Date;
 }
 
 export const WORKFLOW_STEP_ENDED: readonly WorkflowStepStatus[] = [
@@ -297,8 +303,7 @@ function insertRowsJson(
       stepDriverValue('runId', input.runId),
       stepDriverValue('wakeAt', input.wakeAt),
       stepDriverValue('approvalId', input.approvalId),
-      status === 'pending' ? null : nowMs,
-      WORKFLOW_STEP_ENDED.includes(status) ? nowMs : null,
+      ...stepTimes(input, status, nowMs),
     ];
     for (const value of row) {
       if (value !== null && typeof value !== 'string' && !Number.isFinite(value)) return undefined;
@@ -361,8 +366,19 @@ function insertSlots(
   values[slots[9]!] = stepDriverValue('runId', input.runId);
   values[slots[10]!] = stepDriverValue('wakeAt', input.wakeAt);
   values[slots[11]!] = stepDriverValue('approvalId', input.approvalId);
-  values[slots[12]!] = status === 'pending' ? null : nowMs;
-  values[slots[13]!] = WORKFLOW_STEP_ENDED.includes(status) ? nowMs : null;
+  [values[slots[12]!], values[slots[13]!]] = stepTimes(input, status, nowMs);
+}
+
+/** An attempt's start and end as written: given, or the time of writing (none while pending). */
+function stepTimes(
+  input: WorkflowStepStartInput,
+  status: WorkflowStepStatus,
+  nowMs: number,
+): [number | null, number | null] {
+  return [
+    status === 'pending' ? null : (input.startedAt?.getTime() ?? nowMs),
+    WORKFLOW_STEP_ENDED.includes(status) ? (input.completedAt?.getTime() ?? nowMs) : null,
+  ];
 }
 
 /** The attempts the inserts among `items` wrote (with `returning`), from the batch's results. */
@@ -394,8 +410,8 @@ function insertValues(workflowRunId: number, input: WorkflowStepStartInput, now:
     runId: input.runId ?? null,
     wakeAt: input.wakeAt ?? null,
     approvalId: input.approvalId ?? null,
-    startedAt: status === 'pending' ? null : now,
-    completedAt: WORKFLOW_STEP_ENDED.includes(status) ? now : null,
+    startedAt: status === 'pending' ? null : (input.startedAt ?? now),
+    completedAt: WORKFLOW_STEP_ENDED.includes(status) ? (input.completedAt ?? now) : null,
   };
 }
 
@@ -411,7 +427,7 @@ function patchFields(
   if (patch.wakeAt !== undefined) fields.wakeAt = patch.wakeAt;
   if (patch.approvalId !== undefined) fields.approvalId = patch.approvalId;
   if (patch.status !== undefined && WORKFLOW_STEP_ENDED.includes(patch.status)) {
-    fields.completedAt = now;
+    fields.completedAt = patch.completedAt ?? now;
   }
   return fields;
 }
