@@ -235,6 +235,9 @@ function buildExecutor(
   const workers = new RunWorkers({
     store,
     runner,
+    ...(config.notifications.signing_secret
+      ? { signingSecret: config.notifications.signing_secret }
+      : {}),
     logger,
     concurrency: config.workers.concurrency,
     ...(bus ? { bus, busPollMs: config.queue.nats.poll_seconds * 1000 } : {}),

@@ -1,5 +1,5 @@
 // Settings every serving process derives the same way from the config and the environment.
-import type { Config } from '@junction/config-templates';
+import { WEBHOOK_SECRET_PREFIX, type Config } from '@junction/config-templates';
 import type { McpOAuthOptions } from '@junction/mcp-server';
 import { PROVIDER_KEY_ENV } from '@junction/agent-core/models';
 import { MIN_SECRET_LENGTH } from '@junction/telemetry';
@@ -10,7 +10,7 @@ export function apiKeysOf(config: Config, env: NodeJS.ProcessEnv = process.env):
   return [...config.api.keys, ...(extra ? [extra] : [])].filter((key) => key.trim() !== '');
 }
 
-/** The secrets a process's log redacts besides the environment's: API keys, the webhook key, the model key, the registration key, the store's token. */
+/** The secrets a process's log redacts besides the environment's: API keys, the webhook key, the model key, the registration key, the store's token, the webhook signing secret (whole and its base64 part). */
 export function secretsOf(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
   return [
     ...apiKeysOf(config, env),
@@ -18,7 +18,14 @@ export function secretsOf(config: Config, env: NodeJS.ProcessEnv = process.env):
     ...(config.ai_api_key ? [config.ai_api_key] : []),
     ...(config.management.registration_key ? [config.management.registration_key] : []),
     ...(config.database_auth_token ? [config.database_auth_token] : []),
+    ...signingSecretOf(config),
   ];
+}
+
+/** notifications.signing_secret as written and without its `whsec_` prefix: either may be quoted. */
+function signingSecretOf(config: Config): string[] {
+  const secret = config.notifications.signing_secret?.trim();
+  return secret ? [secret, secret.slice(WEBHOOK_SECRET_PREFIX.length)] : [];
 }
 
 function list(text: string | undefined): string[] {

@@ -1,12 +1,14 @@
 // One outbound webhook delivery (spec §6.1): JSON POST with `User-Agent: Svc-Webhook/1.0`,
 // a per-attempt timeout, 3 attempts 0 s / 1 s / 4 s apart, non-2xx counted as a failure, and a
 // `notification_logs` row per attempt. Alert events and approval requests both go through here.
+// With a signing secret every attempt is signed the Standard Webhooks way (webhook-signature.ts).
 import { performance } from 'node:perf_hooks';
 import got, { RequestError, TimeoutError } from 'got';
 import { z } from 'zod';
 import type { Store } from '@junction/store';
 import { isSecretKey, redact, redactText, redactUrl, type Logger } from '@junction/telemetry';
 import { WebhookError } from './errors.js';
+import { createWebhookSigner, newWebhookId, type WebhookSigner } from './webhook-signature.js';
 
 /** The User-Agent of every outbound webhook; a contract literal. */
 export const WEBHOOK_USER_AGENT = 'Svc-Webhook/1.0';
@@ -59,6 +61,15 @@ export interface DeliverWebhookOptions {
   runId?: number;
   /** Stops waiting and the attempt in flight (shutdown); no further attempts are made. */
   signal?: AbortSignal;
+  /**
+   * notifications.signing_secret (`whsec_<base64>`): every attempt then carries `webhook-id` (the
+   * same for all attempts of this delivery), `webhook-timestamp` and `webhook-signature`.
+   */
+  signingSecret?: string;
+  /** Clock of `webhook-timestamp`. Default `() => new Date()`. */
+  now?: () => Date;
+  /** Makes the delivery's `webhook-id`. Default `msg_` and 128 random bits. */
+  newId?: () => string;
 }
 
 /** How a delivery ended. */
@@ -116,9 +127,30 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** What one attempt sends: the body exactly as signed, and the headers besides User-Agent. */
+interface Outgoing {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The body as sent (and signed): the payload's JSON. */
+function bodyOf(payload: unknown): string {
+  return JSON.stringify(payload) ?? 'null';
+}
+
+/** The headers of an attempt made now: Content-Type, and the signature headers when signing. */
+function outgoing(
+  body: string,
+  signing: { signer: WebhookSigner; id: string; now: () => Date } | undefined,
+): Outgoing {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (signing) Object.assign(headers, signing.signer.headers(signing.id, signing.now(), body));
+  return { body, headers };
+}
+
 async function attemptOnce(
   url: string,
-  payload: unknown,
+  request: Outgoing,
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
@@ -126,8 +158,8 @@ async function attemptOnce(
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
     const response = await got.post(url, {
-      json: payload,
-      headers: { 'user-agent': WEBHOOK_USER_AGENT },
+      body: request.body,
+      headers: { ...request.headers, 'user-agent': WEBHOOK_USER_AGENT },
       timeout: { request: timeoutMs },
       // Retries are ours (the 0/1/4 s schedule, one log row each); redirects would re-send the
       // body somewhere the operator did not configure, so a 3xx is a failure like any non-2xx.
@@ -173,7 +205,15 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
       { problems: checked.error.issues.map((i) => i.message) },
     );
   }
+  const signer =
+    options.signingSecret === undefined ? undefined : createWebhookSigner(options.signingSecret);
   const { store, url, eventType, payload, signal } = options;
+  const signing = signer && {
+    signer,
+    id: (options.newId ?? newWebhookId)(),
+    now: options.now ?? ((): Date => new Date()),
+  };
+  const body = bodyOf(payload);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const delays = options.delaysMs ?? DEFAULT_WEBHOOK_DELAYS_MS;
   const safeUrl = redactUrl(url);
@@ -184,6 +224,7 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
     event: eventType,
     url: safeUrl,
     ...(options.runId !== undefined ? { run_id: options.runId } : {}),
+    ...(signing ? { webhook_id: signing.id } : {}),
   });
 
   let last: Attempt = { status: null, error: null, durationMs: 0 };
@@ -191,7 +232,8 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
   for (const delay of delays) {
     if (!(await wait(delay, signal))) break;
     attempts += 1;
-    last = await attemptOnce(url, payload, timeoutMs, signal);
+    // Each attempt is signed as it starts: its webhook-timestamp is the time of that attempt.
+    last = await attemptOnce(url, outgoing(body, signing), timeoutMs, signal);
     const error = last.error === null ? null : scrub(last.error);
     last = { ...last, error };
     try {

@@ -6,6 +6,7 @@ import { redactText, type Logger } from '@junction/telemetry';
 import { z } from 'zod';
 import { deliverWebhook } from './deliver-webhook.js';
 import { WebhookError } from './errors.js';
+import { createWebhookSigner } from './webhook-signature.js';
 import {
   agentEventPayload,
   runEventOf,
@@ -38,6 +39,8 @@ export interface NotifierOptions {
   approvalUrl?: string;
   /** notifications.approval_webhook_timeout, per attempt. Default 10 s. */
   approvalTimeoutMs?: number;
+  /** notifications.signing_secret: every event and approval request is signed (Standard Webhooks). */
+  signingSecret?: string;
 }
 
 /** What the scheduler reports when it could not start a scheduled run. */
@@ -98,6 +101,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
       `Cannot set up notifications: ${checked.error.issues.map((i) => i.message).join('; ')}.`,
     );
   }
+  // A malformed secret fails here, at start, rather than on the first event.
+  if (options.signingSecret !== undefined) createWebhookSigner(options.signingSecret);
   const { store, url } = options;
   const selected = new Set<string>(checked.data.events);
   const logger = options.logger.child({ component: 'notifier' });
@@ -130,6 +135,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         ...(options.delaysMs !== undefined ? { delaysMs: options.delaysMs } : {}),
         ...(runId !== undefined ? { runId } : {}),
+        ...(options.signingSecret !== undefined ? { signingSecret: options.signingSecret } : {}),
+        ...(options.now ? { now: options.now } : {}),
         signal: abort.signal,
       });
     })().catch((err: unknown) => {
