@@ -134,7 +134,8 @@ function addWebhookRoutes(target: RouteTarget, deps: WebhookRouterDeps, logger: 
 /** Builds the router of POST /execute (when enabled), GET /runs/:run_id and the approval URLs (with `workflows`), ending in a JSON error handler. */
 export function createWebhookRouter(deps: WebhookRouterDeps): Router {
   const logger = webhookLogger(deps);
-  const router = express.Router();
+  // Paths are matched exactly: `POST /EXECUTE` is not /execute (404), whatever express defaults to.
+  const router = express.Router({ caseSensitive: true });
   addWebhookRoutes(router, deps, logger);
   router.use(webhookErrorHandler(logger));
   return router;
@@ -160,6 +161,8 @@ export function createWebhookApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Paths are matched exactly: `POST /EXECUTE` is not /execute (404), whatever express defaults to.
+  app.set('case sensitive routing', true);
   if (options.guard) app.use(options.guard);
   if (options.health) app.get('/health', options.health);
   const logger = webhookLogger(deps);
