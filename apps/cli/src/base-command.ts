@@ -1,10 +1,12 @@
 import { Command } from '@oclif/core';
-import { applyTableFlags } from './table.js';
+import { applyTableFlags } from './table-settings.js';
 import { exitCodeFor } from './exit-codes.js';
+import { usageMessage, writeError } from './error-output.js';
 
 interface CodedError extends Error {
   code?: string;
   details?: unknown;
+  args?: Array<{ name?: string; description?: string }>;
 }
 
 /** Base of every junction command: coded errors become a clear message and a mapped exit code. */
@@ -21,34 +23,34 @@ export abstract class JunctionCommand extends Command {
     applyTableFlags(flags);
   }
 
+  /**
+   * Every error leaves in the documented form (error-output.ts): a coded error with its code's
+   * exit code; oclif's refusals (unknown flag, missing argument) INVALID_USAGE, exit 2;
+   * anything else INTERNAL_ERROR, exit 1 — never oclif's own text or the error object dumped.
+   */
   protected override async catch(
     err: CodedError & { exitCode?: number; oclif?: { exit?: number } },
   ): Promise<unknown> {
     // `this.exit(n)` after a JSON answer (a run that ended badly) is not an error to print again.
     if (err.code === 'EEXIT' && typeof err.oclif?.exit === 'number') throw err;
     const coded = typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code);
-    if (!coded && !this.jsonEnabled()) {
-      // oclif's own parse errors (unknown flag, missing argument) keep oclif's text and exit 2.
-      return super.catch(err);
-    }
-    // Under --json every error is the same small object: oclif's refusals are INVALID_USAGE
-    // (exit 2), anything uncoded INTERNAL_ERROR (exit 1) — never the error object dumped.
     const code = coded ? (err.code as string) : err.oclif ? 'INVALID_USAGE' : 'INTERNAL_ERROR';
     const exit = coded ? exitCodeFor(code) : (err.oclif?.exit ?? exitCodeFor(code));
-    if (this.jsonEnabled()) {
-      const message = stripAnsi(err.message).trim();
-      process.stdout.write(
-        `${JSON.stringify({ error: { code, message, details: err.details ?? null } }, null, 2)}\n`,
-      );
-    } else {
-      process.stderr.write(`Error [${code}]: ${err.message}\n`);
-    }
+    const message = code === 'INVALID_USAGE' && !coded ? this.usageText(err) : err.message;
+    writeError({ code, message, details: err.details }, this.jsonEnabled());
     return this.exit(exit);
   }
-}
 
-/** `text` without terminal colour codes (oclif colours parts of its messages). */
-function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
+  /** oclif's refusal in our words, naming this command's --help. */
+  private usageText(err: CodedError): string {
+    const flags = Object.entries(this.ctor.flags ?? {})
+      .filter(([name, flag]) => flag.type === 'option' && flag.multiple === true && this.gave(name))
+      .map(([name]) => name);
+    const commandLine = `${this.config.bin} ${(this.id ?? '').split(':').join(' ')}`.trim();
+    return usageMessage(err, commandLine, flags);
+  }
+
+  private gave(flag: string): boolean {
+    return this.argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  }
 }

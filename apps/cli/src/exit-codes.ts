@@ -23,6 +23,8 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   INVALID_ARGUMENT: 2,
   // oclif's own refusals: a missing argument, an unknown flag, a bad flag value
   INVALID_USAGE: 2,
+  // a mistyped command (the shell's own code for a command that is not there)
+  COMMAND_NOT_FOUND: 127,
   // configuration and files
   CONFIG_INVALID: 3,
   CONFIG_UNREADABLE: 3,

@@ -1,39 +1,6 @@
 import { visibleText } from '@junction/config-templates';
 import { CliError } from './cli-error.js';
-
-/** How tables print in this process: set from --columns and --no-truncate (base-command.ts). */
-interface TableSettings {
-  /** Cut to this many characters a line (a terminal's width); undefined: never cut. */
-  width?: number;
-  /** Only these columns, by header (case-insensitive), in this order. */
-  columns?: string[];
-}
-
-let settings: TableSettings = {};
-
-/**
- * Reads the table flags of a command: at a terminal, lines are cut to its width unless
- * --no-truncate; in a pipe never. --columns picks columns.
- */
-export function applyTableFlags(flags: Record<string, unknown>): void {
-  const width =
-    flags['no-truncate'] === true || process.stdout.isTTY !== true
-      ? undefined
-      : (process.stdout.columns ?? 0) >= 20
-        ? process.stdout.columns
-        : undefined;
-  const columns =
-    typeof flags.columns === 'string'
-      ? flags.columns
-          .split(',')
-          .map((c) => c.trim())
-          .filter((c) => c !== '')
-      : undefined;
-  settings = {
-    ...(width !== undefined ? { width } : {}),
-    ...(columns !== undefined && columns.length > 0 ? { columns } : {}),
-  };
-}
+import { tableSettings } from './table-settings.js';
 
 /** Narrowest a cut column gets (its header stays readable). */
 const MIN_CUT = 6;
@@ -44,6 +11,7 @@ const MIN_CUT = 6;
  * and, at a terminal, cuts the widest columns with "…" until a line fits its width.
  */
 export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
+  const settings = tableSettings();
   let picked = headers.map((_, i) => i);
   if (settings.columns) {
     // `last sync`, `last_sync` and `LAST-SYNC` name the same column.

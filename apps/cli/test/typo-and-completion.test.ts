@@ -1,4 +1,5 @@
-// A mistyped command gets a suggestion (@oclif/plugin-not-found) at a terminal, and shell
+// A mistyped command gets a suggestion (hooks/command-not-found.ts): asked at a terminal, said in
+// a pipe (issue 31); `junction help` is there; and shell
 // completion is there (@oclif/plugin-autocomplete) (issue 16). The terminal is a real
 // pseudo-terminal (util-linux `script`).
 import { readFileSync } from 'node:fs';
@@ -35,11 +36,37 @@ describe('a mistyped command', () => {
     expect(status).toBe(0);
   });
 
-  it('in a pipe: says it is not a command and where the list is, exit 127, no prompt', async () => {
+  it('in a pipe: says it is not a command, the one meant and where the list is, exit 127, no prompt', async () => {
     const result = await runCliAsync(['agent', 'lst'], { XDG_CONFIG_HOME: tempConfigHome() });
     expect(result.status).toBe(127);
-    expect(result.stderr).toContain('agent lst is not a junction command');
-    expect(result.stderr).toContain('junction help agent');
+    expect(result.stderr).toBe(
+      'Error [COMMAND_NOT_FOUND]: agent lst is not a junction command. Did you mean agent list? ' +
+        '`junction agent --help` lists the commands.\n',
+    );
+  });
+
+  it('under --json: the same as one JSON error object on stdout, exit 127', async () => {
+    const result = await runCliAsync(['env', 'lst', '--json'], { XDG_CONFIG_HOME: tempConfigHome() });
+    expect(result.status).toBe(127);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: {
+        code: 'COMMAND_NOT_FOUND',
+        message: 'env lst is not a junction command. Did you mean env list? `junction env --help` lists the commands.',
+        details: { command: 'env lst' },
+      },
+    });
+  });
+});
+
+describe('junction help', () => {
+  it('help <command> is that command\'s --help; help <topic> the topic\'s', async () => {
+    const env = { XDG_CONFIG_HOME: tempConfigHome() };
+    const command = await runCliAsync(['help', 'env', 'list'], env);
+    expect(command.status).toBe(0);
+    expect(command.stdout).toContain('$ junction env list');
+    const topic = await runCliAsync(['help', 'agent'], env);
+    expect(topic.status).toBe(0);
+    expect(topic.stdout).toContain('$ junction agent COMMAND');
   });
 });
 
