@@ -17,6 +17,7 @@ import { approvalPage, errorPage, PAGE_HEADERS, type PageNotice } from './approv
 import { parseApprovalRequest } from './approval-request.js';
 import { WebhookError } from './errors.js';
 import { methodNotAllowed, toHttpFailure } from './http-errors.js';
+import { crossOriginRefusal } from './same-origin.js';
 import type { RouteTarget } from './webhook-router.js';
 
 /** Where the approval URLs live on the webhook port (as `WorkflowDoor.links` builds them). */
@@ -165,7 +166,11 @@ export function addApprovalRoutes(
       let admission: Admission | undefined;
       try {
         const id = approvalIdOf(req);
-        // The key or token first: an unauthenticated caller never gets its body read.
+        // A browser's decision must come from this server's own page (another port of
+        // localhost is another site); then the key or token: an unauthenticated caller never
+        // gets its body read.
+        const foreign = crossOriginRefusal(req);
+        if (foreign) throw foreign;
         admission = await admit(req, id);
         checkApprovalId(id);
         const body = await readBody(req, res, kind, parsers);

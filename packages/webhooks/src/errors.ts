@@ -15,6 +15,7 @@ export const WEBHOOK_ERROR_CODES = [
   'SERVICE_BUSY',
   'INTERNAL_ERROR',
   'OPTIONS_INVALID',
+  'ORIGIN_NOT_ALLOWED',
 ] as const;
 
 /** A stable, upper-case error code of this package. */
