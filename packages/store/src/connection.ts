@@ -1,14 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  createClient,
-  type Client,
-  type InArgs,
-  type InStatement,
-  type InValue,
-  type ResultSet,
-  type TransactionMode,
-} from '@libsql/client';
+import { createClient, type Client, type InArgs } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
@@ -16,6 +8,8 @@ import { openLocalClient } from './local-client.js';
 import { runMigrations } from './migrations.js';
 import { StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
+import { wellFormedClient, wellFormedRows } from './well-formed-text.js';
+import { repairInvalidText } from './text-repair.js';
 import { WriteQueue } from './write-queue.js';
 
 /** One libSQL client plus the write queue every Store on that database shares. */
@@ -37,48 +31,6 @@ interface SharedConnection extends Connection {
 export interface ConnectOptions {
   authToken?: string;
   busyTimeoutMs: number;
-}
-
-/** A statement's text arguments as UTF-8 can hold them (see wellFormedArgs). */
-function wellFormed(stmt: InStatement | [string, InArgs?]): InStatement {
-  if (Array.isArray(stmt)) return wellFormed({ sql: stmt[0], args: stmt[1] ?? [] });
-  if (typeof stmt === 'string' || stmt.args === undefined) return stmt;
-  const fix = (value: InValue): InValue =>
-    typeof value === 'string'
-      ? (value as string & { toWellFormed(): string }).toWellFormed()
-      : value;
-  const args = Array.isArray(stmt.args)
-    ? stmt.args.map(fix)
-    : Object.fromEntries(Object.entries(stmt.args).map(([k, v]) => [k, fix(v)]));
-  return { sql: stmt.sql, args };
-}
-
-/**
- * A remote client whose text arguments are well-formed: a lone surrogate (half a pair) cannot
- * cross the server's JSON protocol, which refuses the whole request, and a local file keeps it
- * as U+FFFD anyway — so it is sent as U+FFFD, and both stores read back the same.
- */
-function wellFormedArgs(client: Client): Client {
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'execute') {
-        return (stmt: InStatement | string, args?: InArgs): Promise<ResultSet> =>
-          target.execute(
-            wellFormed(typeof stmt === 'string' ? { sql: stmt, args: args ?? [] } : stmt),
-          );
-      }
-      if (property === 'batch') {
-        return (
-          stmts: Array<InStatement | [string, InArgs?]>,
-          mode?: TransactionMode,
-        ): Promise<ResultSet[]> => target.batch(stmts.map(wellFormed), mode);
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function'
-        ? (value as (...a: unknown[]) => unknown).bind(target)
-        : value;
-    },
-  });
 }
 
 /** Raw rows through the client, for a remote database. */
@@ -185,7 +137,7 @@ function openClient(
   options: ConnectOptions,
 ): { client: Client; rows: RowReader } {
   if (location.kind === 'remote') {
-    const client = wellFormedArgs(
+    const client = wellFormedClient(
       createClient({ url: clientUrl(location), authToken: options.authToken }),
     );
     return { client, rows: clientRows(client) };
@@ -197,7 +149,7 @@ function openClient(
     fs.closeSync(fs.openSync(location.path, 'a', 0o600));
   }
   const local = openLocalClient(location.kind === 'file' ? location.path : ':memory:');
-  return { client: local, rows: local.rows };
+  return { client: wellFormedClient(local), rows: wellFormedRows(local.rows) };
 }
 
 /** Opens (or reuses) the process's connection to `location`, configured and migrated. */
@@ -246,6 +198,7 @@ export async function acquireConnection(
     }
     try {
       await runMigrations(db);
+      await repairInvalidText(client);
     } catch (err) {
       // A token that may read but not write fails here first: said as such, not as a schema problem.
       throw location.kind === 'remote' && remoteRefusal(err) !== undefined

@@ -22,6 +22,7 @@ import { runs } from '../schema.js';
 import { eventsIfChanged } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError, toStoreError } from '../store-error.js';
+import { wellFormedText } from '../well-formed-text.js';
 import { resolvePage, type Page } from '../paging.js';
 import {
   decodeRows,
@@ -737,9 +738,9 @@ function createRun(db: LibSQLDatabase) {
 /** What a group insert returns: only the ids; the rest of each run is what was written. */
 const CREATED_FIELDS = { id: runs.id };
 
-/** Text as the database gives it back: the driver writes UTF-8, so a lone surrogate becomes U+FFFD. */
+/** Text as the database gives it back: every argument is bound well-formed (U+FFFD for a lone surrogate). */
 function asStored(text: unknown): string | null {
-  return text === null ? null : (text as string & { toWellFormed(): string }).toWellFormed();
+  return text === null ? null : wellFormedText(text as string);
 }
 
 function dateOrNull(ms: unknown): Date | null {
@@ -759,7 +760,7 @@ function createdRun(row: CreateRow, id: number): Run {
     environmentId: row.environmentId as number | null,
     status: row.status as Run['status'],
     task: asStored(row.task) as string,
-    variables: JSON.parse(row.variables as string) as Record<string, string>,
+    variables: JSON.parse(asStored(row.variables) as string) as Record<string, string>,
     source: row.source as Run['source'],
     parentRunId: row.parentRunId as number | null,
     stepsTaken: 0,
