@@ -73,6 +73,7 @@ export {
 } from './prompt-file.js';
 export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
 export { writeFileAtomic } from './atomic-write.js';
+export { inputDepthProblem, MAX_INPUT_DEPTH, nestingDepth } from './input-depth.js';
 export {
   DURATION_EXAMPLES,
   DURATION_FORMS,

@@ -747,7 +747,7 @@ export const ROUTES: readonly RouteSpec[] = [
       },
       400: {
         description:
-          'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown, or agent_id is sent with name or environment (details.field names it); SCHEDULE_INVALID: the cron, time zone or a field that does not fit the kind (input for an agent, task or variables for a workflow), or no agent or workflow named (details.field names it)',
+          'INVALID_JSON: the body is not JSON; INVALID_BODY: a field is missing, of the wrong type or unknown, or agent_id is sent with name or environment (details.field names it); SCHEDULE_INVALID: the cron, time zone or a field that does not fit the kind (input for an agent, task or variables for a workflow), an input nested more than 64 levels, or no agent or workflow named (details.field names it)',
         body: 'Error',
       },
       404: {

@@ -1,6 +1,6 @@
 // The request and response bodies of the REST API as zod schemas: the handlers' types are
 // inferred from them and the OpenAPI document is generated from them, so neither can drift.
-import { hasControlCharacter } from '@junction/config-templates';
+import { hasControlCharacter, MAX_INPUT_DEPTH } from '@junction/config-templates';
 import type { FireOutcome, ScheduleView } from '@junction/scheduler';
 import {
   APPROVAL_STATUSES,
@@ -16,7 +16,6 @@ import {
 } from '@junction/store';
 import { z } from 'zod';
 import { refusingReservedKeys, runRequestFields } from '@junction/agent-core/runs';
-import { MAX_INPUT_DEPTH } from '@junction/workflows';
 import {
   mcpServerListSchema,
   traceListSchema,
@@ -593,7 +592,9 @@ export const setScheduleRequestSchema = z
       }),
     )
       .optional()
-      .describe('Workflows: the input of each run (checked against its inputSchema when it fires)'),
+      .describe(
+        `Workflows: the input of each run, nested at most ${MAX_INPUT_DEPTH} levels (checked against its inputSchema when it fires)`,
+      ),
     catch_up: z
       .enum(SCHEDULE_CATCH_UPS, {
         error: `catch_up must be one of ${SCHEDULE_CATCH_UPS.join(', ')}`,

@@ -387,7 +387,8 @@ describe('POST /api/v1/workflows/{workflow_id}/runs', () => {
       const deep = await post(`${WORKFLOWS}/plain/runs`, `{"input": ${nested(depth)}}`);
       expect(expectError(deep, 400, 'WORKFLOW_INPUT_INVALID')).toMatchObject({
         code: 'WORKFLOW_INPUT_INVALID',
-        message: 'The workflow input is not valid: input is nested more than 64 levels deep.',
+        message:
+          'The workflow input is not valid: input is nested more than 64 levels deep (objects and arrays inside one another); flatten it to at most 64 levels.',
       });
       doc.expectDocumented('post', START, deep);
     }

@@ -1,7 +1,12 @@
 // What operators do to schedules from any surface (CLI, REST, MCP): find a schedule's agent or
 // workflow, set one (checked like a file's), remove it, list them — and the one view of a
 // schedule every surface answers with.
-import { cronProblem, DEFAULT_ENVIRONMENT, nextFireTime } from '@junction/config-templates';
+import {
+  cronProblem,
+  DEFAULT_ENVIRONMENT,
+  inputDepthProblem,
+  nextFireTime,
+} from '@junction/config-templates';
 import {
   SCHEDULE_CATCH_UPS,
   SCHEDULE_OVERLAPS,
@@ -111,6 +116,9 @@ export async function setSchedule(
   if (settings.overlap !== undefined && !SCHEDULE_OVERLAPS.includes(settings.overlap)) {
     throw invalid('overlap', `must be one of ${SCHEDULE_OVERLAPS.join(', ')}`);
   }
+  // Before anything walks the input: a hostile one must not reach code that recurses.
+  const deep = inputDepthProblem(settings.input);
+  if (deep !== undefined) throw invalid('input', deep);
   const target = await findScheduleTarget(store, ref);
   if (target.kind === 'agent' && settings.input != null) {
     throw invalid('input', 'is for workflow schedules; an agent schedule takes task and variables');

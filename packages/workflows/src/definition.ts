@@ -6,6 +6,7 @@
 // once. Expressions are parsed here, so a syntax error is found at sync, not at run time.
 import {
   cronProblem,
+  inputDepthProblem,
   readYaml,
   SCHEDULE_CATCH_UPS,
   SCHEDULE_OVERLAPS,
@@ -336,6 +337,8 @@ function triggerOf(
   if (input !== null && !isObject(input)) {
     problems.add(state, `${prefix}input`, 'must be a mapping: the input of each run it starts');
   }
+  const deep = inputDepthProblem(input);
+  if (deep !== undefined) problems.add(state, `${prefix}input`, deep);
   const catchUp = choiceOf(
     raw.catch_up ?? raw.catchUp,
     SCHEDULE_CATCH_UPS,

@@ -3,6 +3,7 @@
 // it will follow; a worker takes it from there.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { storedIdempotencyKey } from '@junction/agent-core/runs';
+import { inputDepthProblem } from '@junction/config-templates';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
 import { activeTraceParent } from '@junction/telemetry';
 import { storedWorkflowOf } from './definition.js';
@@ -189,23 +190,6 @@ function rememberStart(
   }
 }
 
-/** Deepest nesting a run's input may have. */
-export const MAX_INPUT_DEPTH = 64;
-
-/** How deep `value` nests, counting without recursion; stops counting past `limit`. */
-function depthOf(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [at, depth] = stack.pop() as [unknown, number];
-    if (at === null || typeof at !== 'object') continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(at)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
 /**
  * Checks `input`: a JSON object (or nothing), nested at most MAX_INPUT_DEPTH deep, with no key
  * named `__proto__` or `constructor` at its top, and fitting the workflow's inputSchema;
@@ -225,9 +209,8 @@ export function checkInput(schema: Record<string, unknown> | undefined, input: u
   ) {
     refuse('input', 'must be a JSON object, such as {"ticket": "T-1"}');
   }
-  if (depthOf(input, MAX_INPUT_DEPTH) > MAX_INPUT_DEPTH) {
-    refuse('input', `is nested more than ${MAX_INPUT_DEPTH} levels deep`);
-  }
+  const deep = inputDepthProblem(input);
+  if (deep !== undefined) refuse('input', deep);
   for (const key of ['__proto__', 'constructor']) {
     if (input !== undefined && Object.hasOwn(input as object, key))
       refuse(`input.${key}`, 'is a name no input may use; rename it');
