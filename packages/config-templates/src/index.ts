@@ -25,6 +25,8 @@ export {
 } from './webhook-signing-secret.js';
 export type { WebhookSecretReading } from './webhook-signing-secret.js';
 export { loadConfig } from './load-config.js';
+export { BODY_UNDECODABLE_MESSAGE, bodyReadFailure } from './body-read-failure.js';
+export type { BodyReadFailure } from './body-read-failure.js';
 export { storeOptionsOf } from './store-options.js';
 export type { LoadConfigOptions } from './load-config.js';
 export { configValueAt, defaultConfigYaml } from './default-config.js';

@@ -1,6 +1,11 @@
 // Errors of the REST surface and the one table that maps every error code to an HTTP status.
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
-import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
+import {
+  bodyReadFailure,
+  isConfigTemplatesError,
+  type BodyReadFailure,
+  type ConfigTemplatesErrorCode,
+} from '@junction/config-templates';
 import { isScheduleError, type ScheduleErrorCode } from '@junction/scheduler';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
@@ -183,56 +188,41 @@ const DATABASE = (): ErrorAnswer =>
     'The database cannot answer right now (busy, closed or unreachable). Retry shortly; GET /health shows its state.',
   );
 
-/** HTTP errors raised by express and body-parser (malformed URLs, bodies), by their `type`. */
+/** HTTP errors raised by express and body-parser: bodies by the one rule (bodyReadFailure), then malformed URLs. */
 function httpError(err: unknown, maxBodyBytes: number): ErrorAnswer | undefined {
+  const body = bodyReadFailure(err);
+  if (body) return bodyAnswer(body, maxBodyBytes);
   if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown };
+  const e = err as { status?: unknown; statusCode?: unknown };
   const status = typeof e.status === 'number' ? e.status : e.statusCode;
-  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  switch (e.type) {
-    case 'entity.too.large':
+  if (status !== 400) return undefined;
+  return err instanceof URIError
+    ? answer(400, 'INVALID_PARAMETER', 'The URL contains malformed percent-encoding.')
+    : answer(400, 'INVALID_PARAMETER', 'The request is malformed.');
+}
+
+/** A body that could not be read, in this surface's codes. */
+function bodyAnswer(failure: BodyReadFailure, maxBodyBytes: number): ErrorAnswer {
+  switch (failure.kind) {
+    case 'too_large':
       return answer(
         413,
         'PAYLOAD_TOO_LARGE',
         `The request body is larger than the limit of ${maxBodyBytes} bytes. Send a shorter task.`,
         { limit_bytes: maxBodyBytes },
       );
-    case 'entity.parse.failed':
+    case 'not_json':
       return answer(
         400,
         'INVALID_JSON',
         'The request body is not valid JSON. Send a JSON object such as {"task": "..."}.',
       );
-    case 'charset.unsupported':
-    case 'encoding.unsupported':
-      return answer(
-        415,
-        'UNSUPPORTED_MEDIA_TYPE',
-        'The body must be UTF-8 JSON (Content-Type: application/json; charset=utf-8) with no content encoding other than gzip, deflate or br.',
-      );
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return answer(400, 'INVALID_BODY', 'The request body could not be read completely.');
-    default:
-      // zlib's own errors (Z_DATA_ERROR, …), passed on by body-parser: the body did not decode.
-      if (
-        typeof (err as { code?: unknown }).code === 'string' &&
-        /^Z_/.test((err as { code: string }).code)
-      ) {
-        return answer(
-          400,
-          'INVALID_BODY',
-          'The request body could not be decoded with its Content-Encoding; send it uncompressed, or compressed as it says (gzip, deflate or br).',
-        );
-      }
-      if (status === 400 && err instanceof URIError) {
-        return answer(400, 'INVALID_PARAMETER', 'The URL contains malformed percent-encoding.');
-      }
-      if (status === 400) {
-        return answer(400, 'INVALID_PARAMETER', 'The request is malformed.');
-      }
-      return undefined;
+    case 'unsupported':
+      return answer(415, 'UNSUPPORTED_MEDIA_TYPE', failure.message);
+    case 'undecodable':
+    case 'incomplete':
+    case 'unreadable':
+      return answer(400, 'INVALID_BODY', failure.message);
   }
 }
 

@@ -2,6 +2,7 @@
 // handlers that make sure no failure ever leaves as an HTML page or with a secret in it.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
 import { isStoreError, type StoreErrorCode } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
 import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
@@ -71,72 +72,41 @@ export interface HttpFailure {
 const INTERNAL_MESSAGE =
   'The webhook server failed while handling this request. Nothing was queued; retry later, and if it persists look for "webhook request failed" in the server log.';
 
-interface ParserError {
-  type: string;
-  status?: number;
-  length?: number;
-  limit?: number;
-  charset?: string;
-  encoding?: string;
-  message: string;
-}
-
-// body-parser marks its errors with a `type`; they are the caller's mistakes.
-function isParserError(err: unknown): err is ParserError {
-  return (
-    err instanceof Error &&
-    typeof (err as Partial<ParserError>).type === 'string' &&
-    typeof (err as Partial<ParserError>).status === 'number'
-  );
-}
-
-/** Turns a body-parser error into the webhook error it stands for. */
-function fromParserError(err: ParserError): WebhookError {
-  switch (err.type) {
-    case 'entity.parse.failed':
+/** A body that could not be read (config-templates' one rule), in this surface's codes. */
+function fromBodyFailure(failure: BodyReadFailure, cause: unknown): WebhookError {
+  switch (failure.kind) {
+    case 'not_json':
       return new WebhookError(
         'INVALID_JSON',
-        `The request body is not valid JSON (${err.message.slice(0, 200)}). Send a JSON object such as {"agent_name": "assistant", "task": "..."}.`,
+        `The request body is not valid JSON (${failure.detail}). Send a JSON object such as {"agent_name": "assistant", "task": "..."}.`,
         {},
-        { cause: err },
+        { cause },
       );
-    case 'entity.too.large': {
+    case 'too_large': {
       const size =
-        err.length === undefined ? 'larger than the limit of' : `${err.length} bytes; the limit is`;
+        failure.lengthBytes === null
+          ? 'larger than the limit of'
+          : `${failure.lengthBytes} bytes; the limit is`;
       return new WebhookError(
         'PAYLOAD_TOO_LARGE',
-        `The request body is ${size} ${err.limit ?? '?'} bytes (webhook.max_body_bytes). Send a shorter task or fewer variables.`,
-        { limit_bytes: err.limit ?? null },
-        { cause: err },
+        `The request body is ${size} ${failure.limitBytes ?? '?'} bytes (webhook.max_body_bytes). Send a shorter task or fewer variables.`,
+        { limit_bytes: failure.limitBytes },
+        { cause },
       );
     }
-    case 'charset.unsupported':
-      return new WebhookError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `The charset ${JSON.stringify(err.charset ?? '')} is not supported. Send the body as UTF-8 (Content-Type: application/json; charset=utf-8).`,
-        {},
-        { cause: err },
-      );
-    case 'encoding.unsupported':
-      return new WebhookError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `The content encoding ${JSON.stringify(err.encoding ?? '')} is not supported. Send the body uncompressed, gzip or deflate.`,
-        {},
-        { cause: err },
-      );
-    default:
-      return new WebhookError(
-        'INVALID_REQUEST',
-        `The request body could not be read (${err.type}). Send it again, complete, as JSON.`,
-        {},
-        { cause: err },
-      );
+    case 'unsupported':
+      return new WebhookError('UNSUPPORTED_MEDIA_TYPE', failure.message, {}, { cause });
+    case 'undecodable':
+    case 'incomplete':
+    case 'unreadable':
+      return new WebhookError('INVALID_REQUEST', failure.message, {}, { cause });
   }
 }
 
 /** How a thrown value is answered: known codes keep their message; anything else is a 500 without details. */
 export function toHttpFailure(err: unknown): HttpFailure {
-  const known = isParserError(err) ? fromParserError(err) : err;
+  const body = bodyReadFailure(err);
+  const known = body ? fromBodyFailure(body, err) : err;
   if (isWebhookError(known)) {
     const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
     const headers: Record<string, string> = {};
