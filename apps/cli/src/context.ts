@@ -2,7 +2,7 @@
 // here lazily so `junction --help` never loads the database driver or the SDKs.
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { Pricing } from '@junction/agent-core/models';
+import type { Pricing } from '@junction/agent-core/views';
 import type { Config, WorkspacePaths, Workspace } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { LogLevel, RootLogger } from '@junction/telemetry';
@@ -64,7 +64,7 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
       return logger;
     },
     async pricing(): Promise<Pricing> {
-      const { createPricing } = await import('@junction/agent-core/models');
+      const { createPricing } = await import('@junction/agent-core/views');
       return createPricing(config.pricing);
     },
     async store(): Promise<Store> {

@@ -1,8 +1,8 @@
 // Runs print as agent-core's runView (the same shape REST answers); events get a one-line summary.
 import type { RunEvent } from '@junction/store';
-import { summarizeEvent } from '@junction/agent-core/runs';
-export { oneLine, runView, summarizeEvent } from '@junction/agent-core/runs';
-export type { RunView } from '@junction/agent-core/runs';
+import { summarizeEvent } from '@junction/agent-core/views';
+export { oneLine, runView, summarizeEvent } from '@junction/agent-core/views';
+export type { RunView } from '@junction/agent-core/views';
 
 /** One run event as the CLI prints it; `payload` only when asked for (`--verbose`). */
 export interface RunEventView {

@@ -116,7 +116,7 @@ export default class Logs extends JunctionCommand {
   ): Promise<RunEventLine[] | undefined> {
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
-    const { summarizeEvent } = await import('@junction/agent-core/runs');
+    const { summarizeEvent } = await import('@junction/agent-core/views');
     const ctx = await createContext();
     const service = await createService(ctx, { version: this.config.version, executes: false });
     const json = this.jsonEnabled();

@@ -58,7 +58,7 @@ export default class StatsTokens extends JunctionCommand {
     const { createContext } = await import('../../context.js');
     const { formatTable } = await import('../../table.js');
     const { formatUsd } = await import('../../usd.js');
-    const { roundUsd } = await import('@junction/agent-core/models');
+    const { roundUsd } = await import('@junction/agent-core/views');
     const { UNKNOWN_MODEL } = await import('@junction/store');
     const ctx = await createContext();
     try {
@@ -75,11 +75,16 @@ export default class StatsTokens extends JunctionCommand {
       const unpricedModels = new Set<string>();
       for (const r of byModel) {
         const cost = costs.get(r.key) ?? { usd: 0, priced: false, unpriced: 0 };
+        // Runs without tokens cost nothing, priced or not: they make no row's cost known.
+        if (r.runsWithTokens === 0) {
+          costs.set(r.key, cost);
+          continue;
+        }
         const usd = pricing.costOf(r.model, r.inputTokens, r.outputTokens);
         if (usd !== null) {
           cost.usd += usd;
           cost.priced = true;
-        } else if (r.runsWithTokens > 0) {
+        } else {
           cost.unpriced += r.runsWithTokens;
           unpricedModels.add(r.model ?? UNKNOWN_MODEL);
         }
