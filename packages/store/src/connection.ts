@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createClient, type Client, type InArgs } from '@libsql/client';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import { DEFAULT_TIMEOUT_MS, Deadline } from './deadline.js';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
 import { openLocalClient } from './local-client.js';
 import { runMigrations } from './migrations.js';
-import { StoreError } from './store-error.js';
+import { isStoreError, StoreError } from './store-error.js';
 import { clientUrl, type StoreLocation } from './store-location.js';
 import { wellFormedClient, wellFormedRows } from './well-formed-text.js';
 import { repairInvalidText } from './text-repair.js';
@@ -31,6 +32,8 @@ interface SharedConnection extends Connection {
 export interface ConnectOptions {
   authToken?: string;
   busyTimeoutMs: number;
+  /** How long a database server may take to answer the first query (see Deadline). */
+  timeoutMs?: number;
 }
 
 /** Raw rows through the client, for a remote database. */
@@ -127,6 +130,24 @@ async function configure(
   await client.execute('PRAGMA foreign_keys = ON');
 }
 
+/** `configure`, for a server bounded by the deadline: a frozen server does not hang the start. */
+async function configureInTime(
+  client: Client,
+  location: StoreLocation,
+  options: ConnectOptions,
+): Promise<void> {
+  const configured = configure(client, location, options.busyTimeoutMs);
+  if (location.kind !== 'remote') return configured;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  try {
+    await new Deadline('open the store', timeoutMs).race(configured);
+  } catch (err) {
+    throw isStoreError(err, 'STORE_UNAVAILABLE')
+      ? new Error(`the server did not answer within ${timeoutMs} ms`)
+      : err;
+  }
+}
+
 /**
  * A local database (a file or `:memory:`) gets a client of our own over the `libsql` driver
  * (see local-client.ts): drizzle and the direct reads share its one connection and its kept
@@ -192,7 +213,7 @@ export async function acquireConnection(
   };
   conn.ready = queue.run(async () => {
     try {
-      await configure(client, location, options.busyTimeoutMs);
+      await configureInTime(client, location, options);
     } catch (err) {
       throw openFailed(location, err);
     }

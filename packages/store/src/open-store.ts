@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { acquireConnection } from './connection.js';
+import { DEFAULT_TIMEOUT_MS } from './deadline.js';
 import { Store } from './store.js';
 import { StoreError } from './store-error.js';
 import { resolveStoreLocation } from './store-location.js';
@@ -14,6 +15,7 @@ const openStoreOptionsSchema = z.object({
     ),
   authToken: z.string().min(1).optional(),
   busyTimeoutMs: z.number().int().min(0).max(600_000).optional(),
+  timeoutMs: z.number().int().min(1).max(600_000).optional(),
   now: z
     .custom<
       () => Date
@@ -24,6 +26,8 @@ const openStoreOptionsSchema = z.object({
 
 /** How to open a store. */
 export type OpenStoreOptions = z.input<typeof openStoreOptionsSchema>;
+
+export { DEFAULT_TIMEOUT_MS };
 
 /** Default wait for another process's write lock before a write fails with STORE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -43,11 +47,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       cause: parsed.error,
     });
   }
-  const { url, authToken, busyTimeoutMs, now, cwd } = parsed.data;
+  const { url, authToken, busyTimeoutMs, timeoutMs, now, cwd } = parsed.data;
   const location = resolveStoreLocation(url, cwd);
   const conn = await acquireConnection(location, {
     authToken,
     busyTimeoutMs: busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  return new Store(conn, now ?? ((): Date => new Date()));
+  return new Store(conn, now ?? ((): Date => new Date()), timeoutMs ?? DEFAULT_TIMEOUT_MS);
 }

@@ -6,6 +6,7 @@ export const STORE_ERROR_CODES = [
   'STORE_MIGRATION_FAILED',
   'STORE_CLOSED',
   'STORE_BUSY',
+  'STORE_UNAVAILABLE',
   'STORE_QUERY_FAILED',
   'NOT_FOUND',
   'CONFLICT',
@@ -70,6 +71,64 @@ function driverCode(err: unknown): { code: string; message: string } | undefined
   return undefined;
 }
 
+/**
+ * Error codes of the network, undici and the libSQL client that mean the database server cannot
+ * be reached now (down, restarting, a connection lost); retrying later can succeed.
+ */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'HRANA_WEBSOCKET_ERROR',
+]);
+
+/** A server's answer that it cannot serve now (a proxy or the server itself restarting). */
+const UNAVAILABLE_STATUS = /\bHTTP status 50[234]\b/;
+
+/** True when `err` says the database server cannot be reached now, not that a query is wrong. */
+function isUnreachable(err: unknown): boolean {
+  let current = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  // Duck-typed: errors from fetch may come from another realm (a test's VM context).
+  for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth++) {
+    if (typeof current.code === 'string' && UNREACHABLE_CODES.has(current.code)) return true;
+    const message = String(current.message ?? '');
+    if (message === 'fetch failed' || UNAVAILABLE_STATUS.test(message)) return true;
+    current = current.cause as typeof current;
+  }
+  return false;
+}
+
+/** The message of the deepest cause (`connect ECONNREFUSED …` rather than `fetch failed`). */
+function innermostMessage(err: unknown): string {
+  let message = String((err as { message?: unknown } | undefined)?.message ?? err);
+  let current = (err as { cause?: unknown } | undefined)?.cause;
+  // Duck-typed, as in isUnreachable.
+  for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth++) {
+    const next = current as { message?: unknown; cause?: unknown };
+    if (typeof next.message === 'string' && next.message !== '') message = next.message;
+    current = next.cause;
+  }
+  return message;
+}
+
+/** The error of a store call that got no answer within its deadline (`database_timeout_ms`). */
+export function storeDeadlineError(operation: string, timeoutMs: number): StoreError {
+  return new StoreError(
+    'STORE_UNAVAILABLE',
+    `Cannot ${operation}: the database did not answer within ${timeoutMs} ms. Retry shortly; check that the libSQL server (sqld) is running and not overloaded, or raise database_timeout_ms if it is only slow.`,
+    { details: { operation, timeoutMs } },
+  );
+}
+
 /** Turns any error thrown by a query into a StoreError that says what went wrong during `operation`. */
 export function toStoreError(err: unknown, operation: string): StoreError {
   if (err instanceof StoreError) return err;
@@ -103,6 +162,14 @@ export function toStoreError(err: unknown, operation: string): StoreError {
     return new StoreError(
       'STORE_BUSY',
       `Cannot ${operation}: the database stayed locked by another process past the busy timeout. Retry, or raise busyTimeoutMs.`,
+      { details, cause: err },
+    );
+  }
+  if (driver === undefined && isUnreachable(err)) {
+    const why = innermostMessage(err);
+    return new StoreError(
+      'STORE_UNAVAILABLE',
+      `Cannot ${operation}: the database server cannot be reached (${why}). Retry shortly; check that the libSQL server (sqld) is running and reachable from here.`,
       { details, cause: err },
     );
   }

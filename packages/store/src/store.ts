@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { releaseConnection, type Connection } from './connection.js';
 import { runDirectFirst, runDirectSelect, type DirectSelect } from './direct-select.js';
+import { Deadline } from './deadline.js';
 import { runMigrations } from './migrations.js';
 import { AgentsRepository } from './repositories/agents.js';
 import { ApprovalsRepository } from './repositories/approvals.js';
@@ -54,15 +55,20 @@ export class Store {
   /** The one close in progress: a second close() waits for it instead of releasing twice. */
   #closing: Promise<void> | undefined;
 
+  /** How long a call may wait for a database server (undefined: a local file, no deadline). */
+  readonly #timeoutMs: number | undefined;
+
   /** @internal Use openStore(); the constructor takes an already migrated connection. */
-  constructor(conn: Connection, now: () => Date) {
+  constructor(conn: Connection, now: () => Date, timeoutMs?: number) {
     this.#conn = conn;
+    this.#timeoutMs = conn.location.kind === 'remote' ? timeoutMs : undefined;
     this.location = conn.location;
     const ctx: StoreContext = {
       now,
       read: async <T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> => {
         try {
-          return await task(this.#db(operation));
+          const db = this.#db(operation);
+          return await this.#bounded(operation, () => task(db));
         } catch (err) {
           throw toStoreError(err, operation);
         }
@@ -74,7 +80,8 @@ export class Store {
         values: Record<string, unknown>,
       ): Promise<Row[]> => {
         try {
-          return await runDirectSelect(conn.rows, select(this.#db(operation)), values);
+          const query = select(this.#db(operation));
+          return await this.#bounded(operation, () => runDirectSelect(conn.rows, query, values));
         } catch (err) {
           throw toStoreError(err, operation);
         }
@@ -85,7 +92,8 @@ export class Store {
         values: Record<string, unknown>,
       ): Promise<Row | undefined> => {
         try {
-          return await runDirectFirst(conn.rows, select(this.#db(operation)), values);
+          const query = select(this.#db(operation));
+          return await this.#bounded(operation, () => runDirectFirst(conn.rows, query, values));
         } catch (err) {
           throw toStoreError(err, operation);
         }
@@ -93,7 +101,7 @@ export class Store {
       write: async <T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> => {
         const db = this.#db(operation);
         try {
-          return await conn.queue.run(() => task(db));
+          return await this.#queued(operation, () => task(db));
         } catch (err) {
           throw toStoreError(err, operation);
         }
@@ -167,9 +175,27 @@ export class Store {
     return this.#closing;
   }
 
+  /** Runs a read under the deadline (a database server only): STORE_UNAVAILABLE when late. */
+  #bounded<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    if (this.#timeoutMs === undefined) return work();
+    return new Deadline(operation, this.#timeoutMs).run(work);
+  }
+
+  /**
+   * Runs a write through the write queue under the deadline, counted from now: a write that
+   * waited past it behind a stuck one is not sent, and the queue moves on from a stuck one.
+   */
+  #queued<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    const queue = this.#conn.queue;
+    if (this.#timeoutMs === undefined) return queue.run(work);
+    const deadline = new Deadline(operation, this.#timeoutMs);
+    return deadline.race(queue.run(() => deadline.run(work)));
+  }
+
   async #raw<T>(operation: string, task: (db: LibSQLDatabase) => Promise<T>): Promise<T> {
     try {
-      return await task(this.#db(operation));
+      const db = this.#db(operation);
+      return await this.#bounded(operation, () => task(db));
     } catch (err) {
       throw toStoreError(err, operation);
     }
