@@ -1,8 +1,13 @@
 // How the webhook server shows a run (GET /runs/:run_id) and answers an accepted execute.
 import { runDurationMs, type Run } from '@junction/store';
 
-/** A run as GET /runs/:run_id returns it (snake_case, times as ISO 8601 UTC or null). */
+/**
+ * A run as GET /runs/:run_id returns it, inside `{"run": …}` (snake_case, times as ISO 8601 UTC or
+ * null). `run_id` is the name POST /execute and the REST API use; `id` is the same value, kept for
+ * callers written before `run_id` was added.
+ */
 export interface RunView {
+  run_id: number;
   id: number;
   agent_id: number | null;
   agent_name: string;
@@ -24,6 +29,7 @@ export interface RunView {
 /** The run's fields for GET /runs/:run_id. */
 export function runView(run: Run): RunView {
   return {
+    run_id: run.id,
     id: run.id,
     agent_id: run.agentId,
     agent_name: run.agentName,

@@ -24,6 +24,7 @@ describe('GET /runs/:run_id', () => {
     expect(queued.status).toBe(200);
     const { run } = (await queued.json()) as { run: Record<string, unknown> };
     expect(run).toEqual({
+      run_id: accepted.run_id,
       id: accepted.run_id,
       agent_id: fx.assistant.id,
       agent_name: 'assistant',
