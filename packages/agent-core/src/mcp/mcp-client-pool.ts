@@ -62,6 +62,35 @@ export interface ToolCallResult {
   isError: boolean;
 }
 
+/** Options of one `callTool`. */
+export interface CallToolOptions {
+  /** Bound on the call; default the pool's requestTimeoutMs. */
+  timeoutMs?: number;
+  /** Aborting stops waiting (and connecting); what was sent stays sent. */
+  signal?: AbortSignal;
+  /** Awaited once connected, right before tools/call is sent; throwing stops the call unsent. */
+  beforeSend?: () => Promise<void> | void;
+}
+
+/** The error of a `beforeSend` hook: the call was not sent, so it is the caller's, unwrapped. */
+class NotSent extends Error {
+  override readonly cause: unknown;
+
+  private constructor(cause: unknown) {
+    super('not sent');
+    this.cause = cause;
+  }
+
+  /** Awaits `hook`, wrapping what it throws so the request loop hands it back untouched. */
+  static async wrap(hook: () => Promise<void> | void): Promise<void> {
+    try {
+      await hook();
+    } catch (err) {
+      throw new NotSent(err);
+    }
+  }
+}
+
 /** Options of McpClientPool. */
 export interface McpClientPoolOptions {
   logger?: Logger;
@@ -203,17 +232,22 @@ export class McpClientPool {
     });
   }
 
-  /** Calls one tool, connecting first if needed; a tool that fails is a result with `isError: true`. */
+  /**
+   * Calls one tool, connecting first if needed; a tool that fails is a result with `isError: true`.
+   * `beforeSend` is awaited once the server is connected, right before the tools/call request
+   * goes out; when it throws, nothing is sent and its error is the call's.
+   */
   async callTool(
     key: string,
     spec: McpServerSpec,
     tool: string,
     args: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: CallToolOptions = {},
   ): Promise<ToolCallResult> {
     const timeoutMs = positiveMs(options.timeoutMs, this.requestTimeoutMs);
     const action = `calling tool "${tool}"`;
     return this.run(key, spec, action, timeoutMs, options.signal, async (conn, request) => {
+      if (options.beforeSend) await NotSent.wrap(options.beforeSend);
       const result = await conn.client.callTool({ name: tool, arguments: args }, undefined, {
         signal: request.signal,
         timeout: request.remaining(),
@@ -293,6 +327,7 @@ export class McpClientPool {
           remaining: () => Math.max(1, deadline - Date.now()),
         });
       } catch (error) {
+        if (error instanceof NotSent) throw error.cause;
         if (
           attempt < MAX_ATTEMPTS - 1 &&
           callerSignal?.aborted !== true &&

@@ -433,9 +433,9 @@ export class AgentRunner {
     const recorder = new RunRecorder(store, run.id, options.onWritten);
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
-    // Whether a tool call or sub-agent has started: from then on the run is never re-run. The
-    // store records it (`markActed`) before the first such call is made, so recovery after a
-    // crash knows it too.
+    // Whether a tool call or sub-agent has been sent: from then on the run is never re-run. The
+    // store records it (`markActed`) right before the first one leaves — an MCP call once its
+    // server is connected, not while connecting — so recovery after a crash knows it too.
     let acted: Promise<void> | undefined;
     const markActed = (): Promise<void> =>
       (acted ??= store.runs.markActed(run.id, options.workerId).then((held) => {

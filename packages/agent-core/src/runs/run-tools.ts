@@ -74,8 +74,10 @@ export interface RunToolsInput {
   currentStep: () => number;
   onToolCall: (record: ToolCallRecord) => Promise<void> | void;
   /**
-   * Awaited as a tool call or sub-agent starts, before anything is sent anywhere; when it
-   * throws, the call is not made and the model gets the error.
+   * Awaited right before a call leaves: an MCP tools/call once its server is connected (not
+   * while connecting, so a run stopped then is re-queued), a local tool as it starts, a
+   * sub-agent before its run is written. When it throws, the call is not made and the model
+   * gets the error.
    */
   onToolStart?: () => Promise<void> | void;
   /** Runs a sub-agent as a child run and returns its final answer. */
@@ -164,7 +166,6 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       SPAN_TOOL_CALL,
       toolCallAttributes({ toolName: tool, toolServer: server }),
       async (span) => {
-        await input.onToolStart?.();
         const started = now();
         const step = input.currentStep();
         let text = '';
@@ -213,7 +214,10 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
               spec,
               t.name,
               (args ?? {}) as Record<string, unknown>,
-              call ? { signal: call.signal } : {},
+              {
+                ...(call ? { signal: call.signal } : {}),
+                ...(input.onToolStart ? { beforeSend: input.onToolStart } : {}),
+              },
             );
             return { text: resultText(result), isError: result.isError };
           } finally {
@@ -231,6 +235,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
         traced(local.name, local.server, args, async () => {
           const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
           try {
+            await input.onToolStart?.();
             return await local.execute(args ?? {}, call ? { signal: call.signal } : {});
           } finally {
             call?.done();
@@ -269,6 +274,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
             };
           }
           const { task, variables } = checked.data;
+          await input.onToolStart?.();
           const outcome = await input.runSubAgent(sub, task, variables ?? {});
           if (outcome.run.status !== 'completed') {
             return {
