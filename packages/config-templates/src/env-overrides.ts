@@ -16,6 +16,7 @@ export interface EnvOverride {
 export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { variable: 'JUNCTION_DATABASE_URL', key: 'database_url', kind: 'string' },
   { variable: 'JUNCTION_DATABASE_AUTH_TOKEN', key: 'database_auth_token', kind: 'string' },
+  { variable: 'JUNCTION_DATABASE_TIMEOUT_MS', key: 'database_timeout_ms', kind: 'integer' },
   { variable: 'JUNCTION_LOG_LEVEL', key: 'log_level', kind: 'string' },
   { variable: 'JUNCTION_LOG_FORMAT', key: 'log_format', kind: 'string' },
   { variable: 'JUNCTION_AI_PROVIDER', key: 'ai_provider', kind: 'string' },

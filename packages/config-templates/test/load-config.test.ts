@@ -329,6 +329,7 @@ describe('loadConfig environment overrides', () => {
       'libsql://env.example.com',
     ],
     ['JUNCTION_DATABASE_AUTH_TOKEN', 'jwt-from-env', (c) => c.database_auth_token, 'jwt-from-env'],
+    ['JUNCTION_DATABASE_TIMEOUT_MS', '2500', (c) => c.database_timeout_ms, 2500],
     ['JUNCTION_AI_PROVIDER', 'anthropic', (c) => c.ai_provider, 'anthropic'],
     ['JUNCTION_AI_MODEL', 'claude-x', (c) => c.ai_model, 'claude-x'],
     [
