@@ -57,13 +57,18 @@ try {
   }
   const base = median(times[0]);
   let missed = 0;
-  process.stdout.write(`cli-start: median of ${runs} runs each, round-robin; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}\n`);
+  process.stdout.write(
+    `cli-start: median of ${runs} runs each, round-robin; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}\n`,
+  );
   contenders.forEach(([label, , target], j) => {
     const m = median(times[j]);
     const ratio = m / base;
-    const verdict = target === undefined ? '' : ratio <= target ? `  ≤ ${target}× PASS` : `  > ${target}× MISS`;
+    const verdict =
+      target === undefined ? '' : ratio <= target ? `  ≤ ${target}× PASS` : `  > ${target}× MISS`;
     if (target !== undefined && ratio > target) missed++;
-    process.stdout.write(`${label.padEnd(22)} ${m.toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}\n`);
+    process.stdout.write(
+      `${label.padEnd(22)} ${m.toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}\n`,
+    );
   });
   process.exitCode = missed > 0 ? 1 : 0;
 } finally {

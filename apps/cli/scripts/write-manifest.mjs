@@ -22,7 +22,9 @@ export async function manifestText() {
   await plugin.load();
   // Sorted by id: oclif finds the command files in whatever order the file system lists them.
   const { commands, ...rest } = plugin.manifest;
-  const sorted = Object.fromEntries(Object.entries(commands).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(commands).sort(([a], [b]) => a.localeCompare(b)),
+  );
   return `${JSON.stringify({ commands: sorted, ...rest }, null, 2)}\n`;
 }
 

@@ -25,7 +25,9 @@ export function versionLine(version: string): string {
 
 /** True for the argument lists that ask for the top-level help: none, --help, -h, help. */
 export function asksTopLevelHelp(argv: readonly string[]): boolean {
-  return argv.length === 0 || (argv.length === 1 && ['--help', '-h', 'help'].includes(argv[0] ?? ''));
+  return (
+    argv.length === 0 || (argv.length === 1 && ['--help', '-h', 'help'].includes(argv[0] ?? ''))
+  );
 }
 
 /**

@@ -31,7 +31,11 @@ beforeAll(async () => {
         traceId: null,
       });
       await store.runs.claimNext('test-worker', 60_000);
-      await store.runs.updateProgress(run.id, { inputTokens: input, outputTokens: output, stepsTaken: 1 });
+      await store.runs.updateProgress(run.id, {
+        inputTokens: input,
+        outputTokens: output,
+        stepsTaken: 1,
+      });
       await store.runs.markFailed(run.id, { status: 'error', error: 'stopped' });
     }
   } finally {
@@ -51,7 +55,9 @@ describe('stats tokens with a cost that is unknown', () => {
     expect(text.stdout).toMatch(/^reader\s+2\s+120\s+30\s+150\s+—$/m);
     expect(text.stdout).toMatch(/^\(all\)\s+2\s+120\s+30\s+150\s+—$/m);
     expect(text.stdout).not.toContain('$0.000000');
-    expect(text.stdout).toContain('Cost unknown for 1 run: no price for openai-compatible/mystery.');
+    expect(text.stdout).toContain(
+      'Cost unknown for 1 run: no price for openai-compatible/mystery.',
+    );
     const stats = JSON.parse(asJson.stdout) as {
       rows: Array<{ key: string; cost_usd: number | null; unpriced_runs: number }>;
       total: { cost_usd: number | null };

@@ -99,26 +99,31 @@ export default class AgentRun extends JunctionCommand {
         if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'}), queued`);
         const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
         spinner.start('run', 'waiting for a worker to take it');
-        const hint = setTimeout(() => {
-          spinner.start(
-            'run',
-            'no worker has taken it yet: is `junction serve`, `junction worker` or an api-server working runs on this store?',
-          );
-        }, 10_000);
-        hint.unref();
+        const { watchClaim } = await import('../../claim-watch.js');
+        const watch = watchClaim({
+          status: async () => (await service.store.runs.get(run.id))?.status,
+          onTaken: () => spinner.start('run', 'running (a worker took it)'),
+          onStillQueued: () =>
+            spinner.start(
+              'run',
+              'no worker has taken it yet: is `junction serve`, `junction worker` or an api-server working runs on this store?',
+            ),
+          hintMs: 10_000,
+          pollMs: 1_000,
+        });
         let finished = await service.runs
           .follow(run.id, {
             signal: controller.signal,
             keepAlive: true,
             onEvent: (event) => {
-              clearTimeout(hint);
+              watch.stop();
               if (this.jsonEnabled()) return;
               spinner.line(`  ${event.type}  ${summarizeEvent(event.type, event.payload)}`);
               spinner.start('run', 'running');
             },
           })
           .finally(() => {
-            clearTimeout(hint);
+            watch.stop();
             spinner.stop();
           });
         // Ctrl-C: the run is asked to stop wherever it executes.
