@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
 import { createAuditor } from './audit.js';
 import type { McpServerDeps } from './deps.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -123,10 +124,28 @@ function sessionIdOf(req: IncomingMessage): string | undefined {
 }
 
 /** An error express's body parser raised, with the fields it sets. */
-interface BodyError {
-  type?: string;
-  status?: number;
-  limit?: number;
+/** Answers a body that could not be read (too large, not JSON, not UTF-8, not decodable). */
+function bodyRefusal(res: Response, failure: BodyReadFailure, maxBodyBytes: number): void {
+  switch (failure.kind) {
+    case 'too_large':
+      rpcError(
+        res,
+        413,
+        SERVER_ERROR,
+        `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes.`,
+      );
+      return;
+    case 'not_json':
+      rpcError(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
+      return;
+    case 'unsupported':
+      rpcError(res, 415, SERVER_ERROR, `Unsupported Media Type. ${failure.message}`);
+      return;
+    case 'undecodable':
+    case 'incomplete':
+    case 'unreadable':
+      rpcError(res, 400, SERVER_ERROR, `Bad Request. ${failure.message}`);
+  }
 }
 
 /** Builds the MCP HTTP handler: an express app with its session table. */
@@ -413,26 +432,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
   // Last: every error becomes JSON, never express's HTML page.
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const body = (err ?? {}) as BodyError;
-    if (body.type === 'entity.too.large') {
-      rpcError(
-        res,
-        413,
-        SERVER_ERROR,
-        `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes.`,
-      );
+    // A body that could not be read: config-templates' one rule, in JSON-RPC's words.
+    const failure = bodyReadFailure(err);
+    if (failure) {
+      bodyRefusal(res, failure, maxBodyBytes);
       return;
     }
-    if (body.type === 'entity.parse.failed') {
-      rpcError(res, 400, ErrorCode.ParseError, 'Parse error: the request body is not valid JSON.');
-      return;
-    }
-    if (body.type === 'charset.unsupported' || body.type === 'encoding.unsupported') {
-      rpcError(res, 415, SERVER_ERROR, 'Unsupported Media Type: send UTF-8 JSON.');
-      return;
-    }
-    if (typeof body.status === 'number' && body.status >= 400 && body.status < 500) {
-      rpcError(res, body.status, SERVER_ERROR, 'Bad Request: the request could not be read.');
+    const status = (err as { status?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      rpcError(res, status, SERVER_ERROR, 'Bad Request: the request could not be read.');
       return;
     }
     logger.error('MCP HTTP request failed', {
