@@ -15,6 +15,11 @@ let doc: OpenApiValidator;
 beforeAll(async () => {
   s = await startServer();
   doc = await validatorFor(s);
+  // What sync stores for triage's prompt-file schedule: agentView answers the schedule in force.
+  await s.store.schedules.set(
+    { kind: 'agent', id: s.seed.triage.id, name: 'triage', environmentId: s.seed.envDefault },
+    { cron: '0 * * * *', enabled: true, origin: 'file', nextRunAt: null },
+  );
 });
 afterAll(async () => {
   await s.close();

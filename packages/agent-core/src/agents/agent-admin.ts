@@ -55,6 +55,9 @@ export async function agentView(store: Store, agent: Agent): Promise<AgentView> 
   const serverOf = new Map(listed.map((t) => [t.id, t.serverName]));
   const tools = await store.agents.listTools(agent.id);
   const subs = await store.agents.listSubAgents(agent.id);
+  // The schedule in force: the one `schedule set` / `schedule remove` left, else the prompt
+  // file's as the last sync stored it — never the file's own line once an operator changed it.
+  const schedule = await store.schedules.getFor('agent', agent.id);
   return {
     id: agent.id,
     name: agent.name,
@@ -70,9 +73,7 @@ export async function agentView(store: Store, agent: Agent): Promise<AgentView> 
       description: t.description ?? null,
     })),
     sub_agents: subs.map((a) => a.name),
-    schedule: agent.scheduleCron
-      ? { cron: agent.scheduleCron, enabled: agent.scheduleEnabled }
-      : null,
+    schedule: schedule ? { cron: schedule.cron, enabled: schedule.enabled } : null,
     coding_enabled: agent.codingEnabled,
     updated_at: agent.updatedAt.toISOString(),
   };
