@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
 import { startServe, type ServeProcess } from './serve-process.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const KEY = 'sk-cancel-surface-key-77777';
 const docs = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../docs');
@@ -58,10 +59,7 @@ async function slowRun(): Promise<number> {
   });
   expect(res.status).toBe(202);
   const { run_id: id } = (await res.json()) as { run_id: number };
-  const until = Date.now() + 10_000;
-  while (fake.requests.length === before && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually('the model to be asked', () => fake.requests.length > before);
   expect(fake.requests.length).toBeGreaterThan(before);
   return id;
 }

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseEnv } from './run-cli.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
@@ -82,17 +83,11 @@ export async function startServe(
   return { child, ports, ready, exit, stdout: () => out, stderr: () => err };
 }
 
-/** Polls `fn` every 100 ms until it gives a value; fails naming `what` after `ms`. */
+/** Asks `fn` until it gives a value; fails naming `what` only on a hang (`ms` only lengthens). */
 export async function until<T>(
   what: string,
   fn: () => Promise<T | undefined>,
-  ms = 20_000,
+  ms?: number,
 ): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return eventually(what, fn, { everyMs: 100, ms });
 }

@@ -11,6 +11,7 @@ import { RunWorkers } from '../src/runs/run-workers.js';
 import { createRunDoor, type RunDoor } from '../src/runs/run-door.js';
 import { CANCELLED_MESSAGE } from '../src/runs/lease.js';
 import { createHarness, type Harness } from './run-harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const workerScript = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -47,15 +48,7 @@ function doorOver(harness: Harness, store: Store = harness.store): RunDoor {
   });
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = eventually;
 
 describe('cancelling a run', () => {
   it('ends a queued run cancelled at once, and audits who asked', async () => {

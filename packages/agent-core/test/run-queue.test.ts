@@ -44,6 +44,7 @@ function waitOn(workers: RunWorkers, runId: number, options: WaitOptions): Promi
   return waitForRun(storeOf.get(workers) as Store, runId, options, workers);
 }
 import { createHarness, type Harness } from './run-harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const workerScript = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -121,15 +122,7 @@ async function sharedStoreWith(agentName: string): Promise<{ shared: Store; agen
   return { shared, agent: (await shared.agents.getByName(env!.id, agentName))! };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const waitFor = eventually;
 
 describe('RunWorkers', () => {
   it('enqueue returns a queued run at once; workers run it and report it finished', async () => {
@@ -338,7 +331,6 @@ describe('RunWorkers', () => {
         const run = await h.store.runs.get(orphan.id);
         return run?.status === 'error' ? run : undefined;
       },
-      3_000,
     );
     expect(failed.error).toBe(RECOVERY_REASON);
     expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);

@@ -19,6 +19,7 @@ const noRuns = {
   submit: () => Promise.reject(new Error('no runs in this test')),
   waitFor: () => Promise.reject(new Error('no runs in this test')),
   cancel: () => Promise.reject(new Error('no runs in this test')),
+  follow: () => Promise.reject(new Error('no runs in this test')),
 };
 
 function open(
@@ -253,9 +254,10 @@ describe('Disconnect', () => {
 describe('heartbeats and requests', () => {
   it('beats at the interval the platform gives, each beat carrying the key', async () => {
     platform = await startFakePlatform({ heartbeatIntervalMs: 150 });
+    const opened = Date.now();
     const c = open(h.settings(platform.address));
     await until(() => c.status().state === 'connected', 'registration');
-    await until(() => platform!.heartbeats.length >= 3, 'three heartbeats', 3_000);
+    await until(() => platform!.heartbeats.length >= 3, 'three heartbeats');
     for (const beat of platform.heartbeats) {
       expect(beat.request).toMatchObject({
         registration_key: GOOD_KEY,
@@ -263,8 +265,10 @@ describe('heartbeats and requests', () => {
         status: 'SYSTEM_STATUS_HEALTHY',
       });
     }
-    const [a, b] = platform.heartbeats.map((x) => x.at);
-    expect(b! - a!).toBeGreaterThanOrEqual(100);
+    // Never faster than the interval (a loaded machine may deliver two late beats close
+    // together, so the gaps between arrivals prove nothing; the count over the time does).
+    const beats = platform.heartbeats.length;
+    expect(beats).toBeLessThanOrEqual(Math.floor((Date.now() - opened) / 150) + 1);
   });
 
   it('answers list agents, list tools, environments and agent details by request_id', async () => {

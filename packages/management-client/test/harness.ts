@@ -9,6 +9,7 @@ import { openStore, type Store } from '@junction/store';
 import { createLogger, type RootLogger } from '@junction/telemetry';
 import { TLS_FILES } from '@junction/tooling/fixtures/fake-platform.mjs';
 import type { ManagementSettings } from '../src/index.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 export const GOOD_KEY = 'reg-good-key-0001';
 
@@ -80,11 +81,7 @@ export async function harness(): Promise<Harness> {
   };
 }
 
-/** Polls until `check` holds; fails with `what` after `ms`. */
-export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Asks until `check` holds; fails naming `what` only on a hang. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  await eventually(what, check, { everyMs: 20 });
 }

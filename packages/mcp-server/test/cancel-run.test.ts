@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, connectInMemory, createHarness, textOf, type Harness } from './harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 let h: Harness;
 let client: Client;
@@ -21,10 +22,7 @@ describe('cancel_run', () => {
   it('stops a run waiting on a slow model within 2 s; it ends cancelled', async () => {
     h.fake.script([{ delayMs: 20_000, text: 'far too late' }]);
     const { run } = await h.deps.runs.submit({ agent_name: 'chat', task: 'slow', source: 'api' });
-    const until = Date.now() + 10_000;
-    while (h.fake.requests.length === 0 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually('the model to be asked', () => h.fake.requests.length > 0);
     const t0 = Date.now();
     const answer = await call(client, 'cancel_run', { run_id: String(run.id) });
     expect(Date.now() - t0).toBeLessThan(2000);

@@ -11,13 +11,10 @@ import {
   type TestServer,
 } from './harness.js';
 import { RUN_STREAM_BUS_POLL_MS } from '../src/routes/run-stream.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function until(check: () => boolean): Promise<void> {
+  await eventually(check.toString(), check, { everyMs: 20 });
 }
 
 let s: TestServer;

@@ -25,22 +25,15 @@ import {
 } from '@junction/tooling/fixtures/nats.mjs';
 import { freePort } from '@junction/tooling/fixtures/sqld.mjs';
 import { openRunBus, shownNatsUrl, type NatsRunBus } from '../src/index.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const haveNats = findNats() !== undefined;
 if (!haveNats) console.warn(`*** SKIPPING run-bus tests: ${NATS_MISSING} ***`);
 const maybe = haveNats ? describe : describe.skip;
 
 const logger = createLogger({ level: 'error' });
-const until = async (
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  ms = 10_000,
-): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+const until = async (what: string, check: () => boolean | Promise<boolean>): Promise<void> => {
+  await eventually(what, check, { everyMs: 20 });
 };
 
 let nats: NatsServer;
@@ -162,7 +155,7 @@ maybe('the run bus over NATS JetStream', () => {
     expect(await b.next('runs', 300)).toBeUndefined();
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     await nats.start();
-    await until('both reconnected', () => a.connected() && b.connected(), 15_000);
+    await until('both reconnected', () => a.connected() && b.connected());
     const kept = await b.next('runs', 3000);
     expect(kept).toBeDefined();
     kept!.ack();
@@ -194,7 +187,7 @@ maybe('the run bus over NATS JetStream', () => {
     expect(warnings.join('')).toMatch(/cannot be reached.*look in the store/);
     const late = await startNats({ port });
     try {
-      await until('connected to the late server', () => b.connected(), 15_000);
+      await until('connected to the late server', () => b.connected());
       b.announce('runs');
       const got = await b.next('runs', 2000);
       expect(got).toBeDefined();

@@ -12,6 +12,7 @@ import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore, type Store } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import { composeService, type Composition } from '../src/index.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -101,15 +102,7 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = eventually;
 
 const logs = async () => store.notificationLogs.list({ eventType: 'webhook_sent' });
 
@@ -182,7 +175,6 @@ describe('the approval webhook', () => {
     await until(
       'three attempts',
       async () => ((await logs()).length >= 3 ? true : undefined),
-      20_000,
     );
     const attempts = (await logs()).sort((a, b) => a.id - b.id);
     expect(attempts.map((a) => a.responseStatus)).toEqual([null, 500, null]);

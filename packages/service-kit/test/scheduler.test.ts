@@ -17,6 +17,7 @@ import { createLogger } from '@junction/telemetry';
 import { syncWorkflows } from '@junction/workflows';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { composeService, type Composition } from '../src/index.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const KEY = 'sk-scheduler-test-key-000000';
 let home: string;
@@ -102,15 +103,7 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = eventually;
 
 describe('the scheduler of a composed process', () => {
   it("fires a prompt file's 6-field every-2-seconds schedule on time; the workers complete each run", async () => {

@@ -19,6 +19,7 @@ import {
 } from '@junction/telemetry';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { syncWorkflows, WorkflowWorkers, type WorkflowWorkersOptions } from '../src/index.js';
+import { HANG_GUARD_MS } from '@junction/tooling/fixtures/eventually.mjs';
 
 export const API_KEY = 'sk-workflow-test-key-0123456789';
 
@@ -164,7 +165,8 @@ export async function createHarness(
       statuses = ['completed', 'failed', 'cancelled', 'timed_out'],
       ms = 15_000,
     ) {
-      const until = Date.now() + ms;
+      // `ms` only ever lengthens the wait: the limit is a hang guard, not a speed check.
+      const until = Date.now() + Math.max(ms, HANG_GUARD_MS);
       for (;;) {
         const run = await store.workflowRuns.get(runId);
         if (run && statuses.includes(run.status)) return run;

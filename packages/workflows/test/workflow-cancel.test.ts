@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createWorkflowDoor, type WorkflowDoor } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 let h: Harness;
 let door: WorkflowDoor;
@@ -35,10 +36,7 @@ states:
     await h.sync();
     h.fake.script([{ delayMs: 20_000, text: 'far too late' }, { text: 'second' }]);
     const { run } = await door.start({ workflow_id: 'two', source: 'api' });
-    const until = Date.now() + 10_000;
-    while (h.fake.requests.length === 0 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually('the model to be asked', () => h.fake.requests.length > 0);
     const [agentRun] = await h.store.runs.list({ status: 'running' });
     expect(agentRun?.source).toBe('workflow');
     const cancelled = await door.cancel(run.id, { source: 'cli' });
