@@ -342,7 +342,7 @@ maybe('workers of several hosts dispatched over the bus', () => {
     expect(done).toBe(true);
     expect(ended.status).toBe('cancelled');
     // The worker's store poll is a minute apart here: only the bus can have told it.
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(worker.runner.cancelled).toEqual([run.id]);
   }, 180_000);
 
@@ -360,11 +360,12 @@ maybe('workers of several hosts dispatched over the bus', () => {
     });
     await store.runEvents.record(run.id, [{ type: 'model_turn', payload: { step: 1 } }]);
     const seen: Array<{ seq: number; type: string }> = [];
+    // The store is read only once a minute here: what comes sooner was told over the bus.
     const followed = followRun({ store, bus: follower }, run.id, {
       onEvent: (e) => seen.push({ seq: e.seq, type: e.type }),
+      toldPollMs: 60_000,
     });
     await until('the stored event', () => seen.length === 1);
-    // Told over the bus, read at once: the store poll (1 s with a bus) is not waited for.
     const written = Date.now();
     await store.runEvents.record(run.id, [
       { type: 'tool_call', payload: { tool: 'x' } },
@@ -372,7 +373,7 @@ maybe('workers of several hosts dispatched over the bus', () => {
     ]);
     worker.publishEvents(run.id);
     await until('the written events', () => seen.length === 3);
-    expect(Date.now() - written).toBeLessThan(800);
+    expect(Date.now() - written).toBeLessThan(30_000);
     // A nudge told twice, or for nothing new, shows nothing twice.
     worker.publishEvents(run.id);
     worker.publishEvents(run.id);

@@ -23,6 +23,8 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** How often the store is read when no bus tells of writes. Default 250 ms. */
   pollMs?: number;
+  /** How often the store is read while a bus tells of writes (a missed message). Default 1 s. */
+  toldPollMs?: number;
   /** Start after this event number (`runs inspect` already showed those). Default 0: all. */
   afterSeq?: number;
   /**
@@ -81,7 +83,10 @@ export async function followRun(
       const told = bus?.connected() === true;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        timer = setTimeout(nudge, told ? TOLD_POLL_MS : (options.pollMs ?? 250));
+        timer = setTimeout(
+          nudge,
+          told ? (options.toldPollMs ?? TOLD_POLL_MS) : (options.pollMs ?? 250),
+        );
         if (!options.keepAlive) timer.unref();
       });
       run = (await store.runs.get(runId)) ?? run;
