@@ -138,11 +138,25 @@ function bodyOf(payload: unknown): string {
   return JSON.stringify(payload) ?? 'null';
 }
 
+/** How a delivery signs its attempts: one signer, one id for every attempt, a clock. */
+interface Signing {
+  signer: WebhookSigner;
+  id: string;
+  now: () => Date;
+}
+
+/** The delivery's signing, or undefined without a secret (OPTIONS_INVALID for a malformed one). */
+function signingOf(options: DeliverWebhookOptions): Signing | undefined {
+  if (options.signingSecret === undefined) return undefined;
+  return {
+    signer: createWebhookSigner(options.signingSecret),
+    id: (options.newId ?? newWebhookId)(),
+    now: options.now ?? ((): Date => new Date()),
+  };
+}
+
 /** The headers of an attempt made now: Content-Type, and the signature headers when signing. */
-function outgoing(
-  body: string,
-  signing: { signer: WebhookSigner; id: string; now: () => Date } | undefined,
-): Outgoing {
+function outgoing(body: string, signing: Signing | undefined): Outgoing {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (signing) Object.assign(headers, signing.signer.headers(signing.id, signing.now(), body));
   return { body, headers };
@@ -205,14 +219,8 @@ export async function deliverWebhook(options: DeliverWebhookOptions): Promise<De
       { problems: checked.error.issues.map((i) => i.message) },
     );
   }
-  const signer =
-    options.signingSecret === undefined ? undefined : createWebhookSigner(options.signingSecret);
   const { store, url, eventType, payload, signal } = options;
-  const signing = signer && {
-    signer,
-    id: (options.newId ?? newWebhookId)(),
-    now: options.now ?? ((): Date => new Date()),
-  };
+  const signing = signingOf(options);
   const body = bodyOf(payload);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   const delays = options.delaysMs ?? DEFAULT_WEBHOOK_DELAYS_MS;
