@@ -2,9 +2,9 @@
 // started it — is sent to the platform once with its steps, tool calls and tokens (unary
 // SendRun). The last run reported is kept in the store, so a restart or an outage resumes where
 // reporting stopped instead of losing or repeating reports.
-import { storedIdempotencyKey } from '@junction/agent-core/runs';
+import { exportedTask, storedIdempotencyKey } from '@junction/agent-core/runs';
 import type { Run, RunEvent, Store } from '@junction/store';
-import type { Logger } from '@junction/telemetry';
+import type { Logger, Redactor } from '@junction/telemetry';
 import { z } from 'zod';
 import type { ManagementChannel } from './channel.js';
 import {
@@ -107,15 +107,23 @@ function reportedRunId(run: Run): string {
   return String(run.id);
 }
 
-/** One finished run as LighthouseAgentRunData. */
-export function runData(run: Run, events: readonly RunEvent[], version: string): AgentRunData {
+/**
+ * One finished run as LighthouseAgentRunData; its task is cleaned by `redactor` (the record keeps
+ * it as sent, a report leaves Junction).
+ */
+export function runData(
+  run: Run,
+  events: readonly RunEvent[],
+  version: string,
+  redactor: Redactor,
+): AgentRunData {
   const duration =
     run.startedAt && run.completedAt ? run.completedAt.getTime() - run.startedAt.getTime() : 0;
   return {
     run_id: reportedRunId(run),
     agent_id: run.agentId === null ? '' : String(run.agentId),
     agent_name: run.agentName,
-    task: cut(run.task),
+    task: cut(exportedTask(run, redactor)),
     response: cut(run.finalResponse ?? run.error ?? ''),
     tool_calls: toolCallsOf(events),
     execution_steps: stepsOf(events),
@@ -146,6 +154,8 @@ export interface RunReporterOptions {
   stationName: string;
   environment: string;
   mode: SendRunRequest['mode'];
+  /** Cleans each report's task of the process's secrets (the station's redactor). */
+  redactor: Redactor;
   /** How often runs finished by other processes are looked for. Default 5 s. */
   pollMs?: number;
   now?: () => Date;
@@ -225,7 +235,7 @@ export class RunReporter {
           environment: this.#o.environment,
           mode: this.#o.mode,
           source: run.source === 'management' ? 'RUN_SOURCE_UI_TRIGGERED' : 'RUN_SOURCE_ANALYTICS',
-          run_data: runData(run, events, version),
+          run_data: runData(run, events, version, this.#o.redactor),
           labels: { source: run.source },
         });
         cursor = { at: run.completedAt!.getTime(), id: run.id };

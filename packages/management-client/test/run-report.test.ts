@@ -3,6 +3,7 @@
 // and runs that finish while the platform is away are sent once it is back.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { startFakePlatform, type FakePlatform } from '@junction/tooling/fixtures/fake-platform.mjs';
+import { createRedactor } from '@junction/telemetry';
 import { ManagementChannel, RunReporter } from '../src/index.js';
 import { GOOD_KEY, harness, until, type Harness } from './harness.js';
 
@@ -40,6 +41,7 @@ async function connected(): Promise<{ channel: ManagementChannel; reporter: RunR
     stationName: 'station-a',
     environment: 'default',
     mode: 'DEPLOYMENT_MODE_SERVE',
+    redactor: createRedactor([]),
     pollMs: 100,
     // Runs made in the test count as finished after the station first connected.
     now: () => new Date(0),

@@ -99,6 +99,7 @@ export function managementPart(options: ManagementPartOptions | undefined): Mana
         stationName: settings.name,
         environment: settings.environment,
         mode: options.mode,
+        redactor,
       });
       parts = { channel, reporter };
       reporter.start();

@@ -39,6 +39,7 @@ import {
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
 import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
 import { RunRecorder } from './run-recorder.js';
+import { exportedTask, withRunSecrets } from './task-redaction.js';
 import {
   buildRunTools,
   loadToolWiring,
@@ -245,12 +246,7 @@ export class AgentRunner {
           : createRedactor([...this.#redactor.secrets, ...values]);
       this.#wiringRedactors.set(wiring, forWiring);
     }
-    const fromVariables = Object.entries(variables)
-      .filter(([name]) => isSecretKey(name))
-      .map(([, value]) => value);
-    return fromVariables.length === 0
-      ? forWiring
-      : createRedactor([...forWiring.secrets, ...fromVariables]);
+    return withRunSecrets(forWiring, variables);
   }
 
   /**
@@ -307,7 +303,9 @@ export class AgentRunner {
       agentId: agent?.id ?? run.agentId ?? 0,
       agentName: run.agentName,
       environment,
-      task: run.task,
+      // The record keeps the task as sent (the model needs it); a trace is exported, so its
+      // copy is cleaned by the rule of the run's records (docs/decisions.md, issue 31).
+      task: exportedTask(run, this.#redactor),
       ...(agent?.model ? { model: agent.model } : {}),
       ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     });
