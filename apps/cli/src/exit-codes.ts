@@ -44,6 +44,7 @@ export const EXIT_CODES: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   LISTEN_FAILED: 1,
   // the store
   STORE_OPEN_FAILED: 6,
+  STORE_UNAVAILABLE: 6,
   // models (configuration)
   MODEL_NOT_CONFIGURED: 3,
   MODEL_PROVIDER_UNKNOWN: 3,

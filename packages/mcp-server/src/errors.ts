@@ -58,6 +58,7 @@ const SERVER_FAULTS: ReadonlySet<ToolFailureCode> = new Set<ToolFailureCode>([
   'STORE_MIGRATION_FAILED',
   'STORE_CLOSED',
   'STORE_BUSY',
+  'STORE_UNAVAILABLE',
   'STORE_QUERY_FAILED',
   // @junction/agent-core
   'MCP_POOL_CLOSED',

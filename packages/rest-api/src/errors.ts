@@ -139,6 +139,7 @@ const DATABASE_DOWN: ReadonlySet<string> = new Set([
   'STORE_MIGRATION_FAILED',
   'STORE_CLOSED',
   'STORE_BUSY',
+  'STORE_UNAVAILABLE',
 ]);
 
 /** Domain codes that are the server's trouble, never the caller's: answered as a 500. */
@@ -161,6 +162,8 @@ export interface ErrorAnswer {
   body: ErrorBody;
   /** True for 5xx answers: the server's fault, logged with the original error. */
   fault: boolean;
+  /** Headers the answer carries (`Retry-After` on a database outage). */
+  headers?: Record<string, string>;
 }
 
 function answer(
@@ -181,12 +184,14 @@ const INTERNAL = (): ErrorAnswer =>
     'The server failed to answer this request. The cause is in the server log; retry, and report it if it persists.',
   );
 
-const DATABASE = (): ErrorAnswer =>
-  answer(
+const DATABASE = (): ErrorAnswer => ({
+  ...answer(
     503,
     'DATABASE_UNAVAILABLE',
     'The database cannot answer right now (busy, closed or unreachable). Retry shortly; GET /health shows its state.',
-  );
+  ),
+  headers: { 'Retry-After': '1' },
+});
 
 /** HTTP errors raised by express and body-parser: bodies by the one rule (bodyReadFailure), then malformed URLs. */
 function httpError(err: unknown, maxBodyBytes: number): ErrorAnswer | undefined {

@@ -191,6 +191,7 @@ export function createRestRouter(
         error: ctx.clean(err instanceof Error ? err.message : String(err)),
       });
     }
+    if (answer.headers !== undefined) res.set(answer.headers);
     res.status(answer.status).json(answer.body);
   };
   router.use(onError);

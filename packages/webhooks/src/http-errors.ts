@@ -53,6 +53,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<WebhookAnswerCode, num
   SERVICE_BUSY: 503,
   STORE_BUSY: 503,
   STORE_CLOSED: 503,
+  STORE_UNAVAILABLE: 503,
   // real faults
   INTERNAL_ERROR: 500,
 };
@@ -144,7 +145,10 @@ export function toHttpFailure(err: unknown): HttpFailure {
   if (isAgentCoreError(known) || isStoreError(known)) {
     const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
     if (status !== 500) {
-      const busy = known.code === 'STORE_BUSY' || known.code === 'STORE_CLOSED';
+      const busy =
+        known.code === 'STORE_BUSY' ||
+        known.code === 'STORE_CLOSED' ||
+        known.code === 'STORE_UNAVAILABLE';
       return {
         status,
         headers: busy ? { 'Retry-After': '1' } : {},
