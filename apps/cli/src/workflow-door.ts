@@ -12,12 +12,14 @@ export async function withWorkflowDoor<T>(
   const { createContext } = await import('./context.js');
   const { createWorkflowDoor } = await import('@junction/workflows');
   const { cancelRun } = await import('@junction/agent-core/runs');
+  const { approvalBaseUrl } = await import('@junction/service-kit');
   const ctx = await createContext();
   try {
     const store = await ctx.store();
     const door = createWorkflowDoor({
       store,
-      publicUrl: ctx.config.webhook.public_url,
+      // webhook.public_url, else the webhook port of a running serve, else webhook.port.
+      publicUrl: () => approvalBaseUrl(ctx.config, { configHome: ctx.paths.configHome }),
       // A cancelled workflow run's agent runs are cancelled through the run door's rule.
       cancelRun: (runId, options) => cancelRun({ store }, runId, options),
     });
@@ -27,18 +29,24 @@ export async function withWorkflowDoor<T>(
   }
 }
 
-/** `workflow approve|reject`: decides an approval from the terminal (source `cli`). */
+/**
+ * `workflow approve|reject`: decides an approval from the terminal (source `cli`), and says
+ * what the decision makes its run do.
+ */
 export function decideFromCli(
   id: string,
   decision: 'approved' | 'rejected',
   flags: { approver?: string | undefined; note?: string | undefined },
-): Promise<Approval> {
-  return withWorkflowDoor((door) =>
-    door.decide(id, {
+): Promise<{ approval: Approval; outcome: string }> {
+  return withWorkflowDoor(async (door) => {
+    const { decisionOutcome } = await import('@junction/workflows');
+    const approval = await door.decide(id, {
       decision,
       ...(flags.approver !== undefined ? { approver: flags.approver } : {}),
       ...(flags.note !== undefined ? { comment: flags.note } : {}),
       source: 'cli',
-    }),
-  );
+    });
+    const run = await door.get(approval.workflowRunId).catch(() => undefined);
+    return { approval, outcome: decisionOutcome(approval, run) };
+  });
 }

@@ -50,6 +50,8 @@ export async function startWebhookServer(
       what: 'webhook routes',
       hint: envPortHint('JUNCTION_WEBHOOK_PORT'),
     });
+    // Approval links name the port the routes listen on.
+    service.webhookListening(http.port);
     const ports = { webhook: http.port };
     logger.info('serving', {
       host,

@@ -142,6 +142,14 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * The address of the webhook port as callers reach it when webhook.public_url is not set:
+ * `http://<api.host>:<port>` (the any-address as loopback).
+ */
+export function defaultWebhookUrl(apiHost: string, port: number): string {
+  return `http://${urlHost(apiHost)}:${port}`;
+}
+
 /** Keys whose default is computed from other keys (or from the file's shape); shown unset in defaultConfigYaml(). */
 export const DERIVED_CONFIG_KEYS: readonly string[] = [
   'management.oauth.auth_url',
@@ -501,7 +509,7 @@ export function createConfigSchema(paths: WorkspacePaths) {
     webhook: {
       ...config.webhook,
       public_url:
-        config.webhook.public_url ?? `http://${urlHost(config.api.host)}:${config.webhook.port}`,
+        config.webhook.public_url ?? defaultWebhookUrl(config.api.host, config.webhook.port),
     },
   }));
 }

@@ -11,6 +11,7 @@ export {
   NOTIFICATION_EVENTS,
   TRACE_SAMPLERS,
   createConfigSchema,
+  defaultWebhookUrl,
   listConfigKeys,
   withDefaultPort,
 } from './config-schema.js';

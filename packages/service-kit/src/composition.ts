@@ -56,6 +56,7 @@ import {
   type TracesPart,
 } from './traces.js';
 import { hostGuard, isLoopback } from './host-guard.js';
+import { approvalBaseUrl, leaveWebhookNote, removeWebhookNote } from './webhook-address.js';
 import {
   apiKeysOf,
   mcpAllowedOf,
@@ -158,6 +159,11 @@ export interface Composition {
   mcpStdio(): ReturnType<typeof createMcpServer>;
   /** POST /execute and GET /runs/:id, plus `health` when given. */
   webhookApp(options?: { health?: express.RequestHandler }): express.Express;
+  /**
+   * The webhook routes listen on `port` in this process: approval links name it (unless
+   * webhook.public_url is set), and other commands of this workspace find it until stop.
+   */
+  webhookListening(port: number): void;
   /** Recovers runs of dead workers and starts the workers (when the process executes runs). */
   start(): Promise<void>;
   /** Stops the workers (in-flight runs get `drainMs`, then go back to the queue), sends pending notifications, flushes traces and stops tool servers. Idempotent. */
@@ -344,10 +350,16 @@ export function composeService(options: ComposeOptions): Composition {
     });
   // A workflow run started or an approval decided here wakes this process's workflow workers.
   // The door is made before the workers that advance its runs: it reaches them through here.
-  const local: { workers?: WorkflowWorkers } = {};
+  const local: { workers?: WorkflowWorkers; webhookPort?: number } = {};
+  const configHome = options.workspace?.paths.configHome;
   const workflows = createWorkflowDoor({
     store,
-    publicUrl: config.webhook.public_url,
+    // Asked each time: the webhook port may be bound after the door is made (webhookListening).
+    publicUrl: () =>
+      approvalBaseUrl(config, {
+        ...(local.webhookPort !== undefined ? { listeningPort: local.webhookPort } : {}),
+        ...(configHome !== undefined ? { configHome } : {}),
+      }),
     due: () => (local.workers ? local.workers.due() : bus?.announce('workflows')),
     reserve: () => local.workers?.reserve(),
     // Cancelling a workflow run cancels its agent runs through the run door (made below).
@@ -503,6 +515,16 @@ export function composeService(options: ComposeOptions): Composition {
         },
         { ...extra, ...(guard ? { guard } : {}) },
       ),
+    webhookListening(port: number): void {
+      local.webhookPort = port;
+      if (configHome === undefined) return;
+      if (!leaveWebhookNote(configHome, approvalBaseUrl(config, { listeningPort: port }))) {
+        logger.warn(
+          'could not leave the webhook address note; approval links of other commands name webhook.port',
+          { port },
+        );
+      }
+    },
     async start(): Promise<void> {
       traces?.start();
       if (started) return;
@@ -556,6 +578,8 @@ export function composeService(options: ComposeOptions): Composition {
         }
         if (!executor) await bus?.close();
         traces?.stop();
+        if (local.webhookPort !== undefined && configHome !== undefined)
+          removeWebhookNote(configHome);
         await metrics.shutdown();
         return { requeued };
       })();

@@ -95,14 +95,15 @@ export default class Serve extends JunctionCommand {
           hint: portHint('--mcp-port', 'mcp.port'),
         }),
       );
-      servers.push(
-        await listen(webhookApp, {
-          host,
-          port: ports.webhook,
-          what: 'webhook routes',
-          hint: portHint('--webhook-port', 'webhook.port'),
-        }),
-      );
+      const webhook = await listen(webhookApp, {
+        host,
+        port: ports.webhook,
+        what: 'webhook routes',
+        hint: portHint('--webhook-port', 'webhook.port'),
+      });
+      servers.push(webhook);
+      // Approval links name the port the routes listen on (--webhook-port included).
+      service.webhookListening(webhook.port);
       // The trace receiver and viewer are a comfort, not the service: a port someone else holds
       // is said and skipped (their spans still go to the store; the dashboard shows them).
       const { traces } = service;

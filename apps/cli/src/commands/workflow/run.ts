@@ -66,11 +66,15 @@ export default class WorkflowRunCommand extends JunctionCommand {
       }
       await service.start();
       let shownApprovals = new Set<string>();
+      // What was shown survives each follow: a run waiting for a person is followed again and
+      // again, and only what changed is shown.
+      const seen = new Map<number, string>();
       let current = run;
       for (;;) {
         current = await service.workflows.follow(run.id, {
           timeoutMs: 60_000,
           signal: controller.signal,
+          seen,
           onStep: (step) => {
             if (!this.jsonEnabled()) this.log(stepLine(step));
           },

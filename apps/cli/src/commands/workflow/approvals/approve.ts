@@ -3,7 +3,7 @@ import { JunctionCommand } from '../../../base-command.js';
 
 export default class WorkflowApprovalsApprove extends JunctionCommand {
   static override description =
-    'Approve a pending approval: its workflow run goes on. Exit 4 for an unknown id, 5 when it was already decided or has timed out.';
+    'Approve a pending approval: its workflow run goes on. Exit 4 for an unknown id, 5 when it was already decided, has timed out or was withdrawn (its run was cancelled).';
 
   static override aliases = ['workflow:approve'];
 
@@ -26,15 +26,11 @@ export default class WorkflowApprovalsApprove extends JunctionCommand {
     const { args, flags } = await this.parse(WorkflowApprovalsApprove);
     const { decideFromCli } = await import('../../../workflow-door.js');
     const { approvalView } = await import('@junction/workflows');
-    const approval = await decideFromCli(args.id, 'approved', {
+    const { approval, outcome } = await decideFromCli(args.id, 'approved', {
       approver: flags.approver,
       note: flags.comment,
     });
-    if (!this.jsonEnabled()) {
-      this.log(
-        `Approval ${approval.approvalId} approved; workflow run ${approval.workflowRunId} goes on.`,
-      );
-    }
+    if (!this.jsonEnabled()) this.log(`Approval ${approval.approvalId} approved. ${outcome}`);
     return approvalView(approval);
   }
 }

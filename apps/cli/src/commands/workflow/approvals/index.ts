@@ -18,7 +18,7 @@ export default class WorkflowApprovals extends JunctionCommand {
     ...tableFlags,
     status: Flags.string({
       char: 's',
-      description: 'approvals with this status: pending, approved, rejected, timed_out, or all',
+      description: 'approvals with this status: pending, approved, rejected, timed_out, cancelled (withdrawn with their run), or all',
       default: 'pending',
     }),
     limit: Flags.integer({
@@ -48,7 +48,7 @@ export default class WorkflowApprovals extends JunctionCommand {
         ...(status !== undefined ? { status } : {}),
         limit: flags.limit,
       });
-      const rows = [];
+      const rows: Array<ReturnType<typeof approvalView> & { view_url: string }> = [];
       for (const a of approvals)
         rows.push({ ...approvalView(a), ...(await door.links(a.approvalId)) });
       if (!this.jsonEnabled()) {
@@ -57,14 +57,16 @@ export default class WorkflowApprovals extends JunctionCommand {
         else
           this.log(
             formatTable(
-              ['APPROVAL', 'RUN', 'STEP', 'STATUS', 'EXPIRES', 'MESSAGE'],
-              approvals.map((a) => [
+              ['APPROVAL', 'RUN', 'STEP', 'STATUS', 'EXPIRES', 'MESSAGE', 'LINK'],
+              approvals.map((a, i) => [
                 a.approvalId,
                 a.workflowRunId,
                 a.stepName,
                 a.status,
                 a.expiresAt ? formatWhen(a.expiresAt) : '-',
                 a.message.slice(0, 80),
+                // The page to view and decide it; one that can no longer be decided has none.
+                a.status === 'pending' ? rows[i]!.view_url : '-',
               ]),
             ),
           );

@@ -3,7 +3,7 @@ import { JunctionCommand } from '../../../base-command.js';
 
 export default class WorkflowApprovalsReject extends JunctionCommand {
   static override description =
-    'Reject a pending approval: its workflow run follows the rejection path of its step, or fails. Exit 4 for an unknown id, 5 when it was already decided or has timed out.';
+    'Reject a pending approval: its workflow run goes on at the onRejected of its step, or fails when the step has none (the answer says which). Exit 4 for an unknown id, 5 when it was already decided, has timed out or was withdrawn (its run was cancelled).';
 
   static override aliases = ['workflow:reject'];
 
@@ -26,15 +26,11 @@ export default class WorkflowApprovalsReject extends JunctionCommand {
     const { args, flags } = await this.parse(WorkflowApprovalsReject);
     const { decideFromCli } = await import('../../../workflow-door.js');
     const { approvalView } = await import('@junction/workflows');
-    const approval = await decideFromCli(args.id, 'rejected', {
+    const { approval, outcome } = await decideFromCli(args.id, 'rejected', {
       approver: flags.approver,
       note: flags.reason,
     });
-    if (!this.jsonEnabled()) {
-      this.log(
-        `Approval ${approval.approvalId} rejected; workflow run ${approval.workflowRunId} goes on.`,
-      );
-    }
+    if (!this.jsonEnabled()) this.log(`Approval ${approval.approvalId} rejected. ${outcome}`);
     return approvalView(approval);
   }
 }
