@@ -62,7 +62,7 @@ it('docs/mcp.md names the codes call_agent answers', () => {
     page.indexOf('### ', page.indexOf('### `call_agent`') + 5),
   );
   expect(section).toContain(
-    "- `RUN_REQUEST_INVALID` (the run door's check, the same code REST and the webhook answer):\n  neither `agent_id` nor `agent_name`; `agent_id` and `agent_name` name different agents;\n  `agent_id` is not in `environment_id`.",
+    "- `RUN_REQUEST_INVALID` (the run door's own check, the code REST answers too):\n  neither `agent_id` nor `agent_name`; `agent_id` and `agent_name` name different agents;\n  `agent_id` is not in `environment_id`.",
   );
   expect(section).toContain('- `ARGUMENT_INVALID`: bad argument types');
 });
