@@ -2,8 +2,8 @@
 // belongs to (`<name>`, `--agent`/`--workflow` when the name is both, `--env`), and the store
 // they work on.
 import { Args, Flags } from '@oclif/core';
-import type { ScheduleTargetRef } from '@junction/scheduler';
-import type { Store } from '@junction/store';
+import type { ScheduleTargetRef, ScheduleView } from '@junction/scheduler';
+import type { Schedule, Store } from '@junction/store';
 import type { CliContext } from './context.js';
 
 export const scheduleNameArg = {
@@ -63,4 +63,16 @@ export async function withScheduleStore<T>(
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The one schedule view every surface answers with (@junction/scheduler's scheduleView), with
+ * secret-named variables and input and the service's known secrets redacted exactly as the REST
+ * and MCP views redact them (agent-core's secretRedactor over service-kit's secretsOf).
+ */
+export async function scheduleViewOf(schedule: Schedule, ctx: CliContext): Promise<ScheduleView> {
+  const { scheduleView } = await import('@junction/scheduler');
+  const { secretRedactor } = await import('@junction/agent-core/models');
+  const { secretsOf } = await import('@junction/service-kit');
+  return secretRedactor(secretsOf(ctx.config)).value(scheduleView(schedule)) as ScheduleView;
 }

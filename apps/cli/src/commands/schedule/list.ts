@@ -36,7 +36,7 @@ export default class ScheduleList extends JunctionCommand {
       );
     }
     const kind = flags.kind as (typeof SCHEDULE_KINDS)[number] | undefined;
-    const { scheduleView } = await import('@junction/scheduler');
+    const { scheduleViewOf } = await import('../../schedule-args.js');
     const { formatTable } = await import('../../table.js');
     const { SCHEDULE_COLUMNS, scheduleRow } = await import('../../schedule-view.js');
     const { createContext } = await import('../../context.js');
@@ -50,12 +50,11 @@ export default class ScheduleList extends JunctionCommand {
         flags.env === undefined
           ? undefined
           : ([...envs].find(([, name]) => name === flags.env)?.[0] ?? -1);
-      const views = (
-        await store.schedules.list({
-          ...(kind !== undefined ? { kind } : {}),
-          ...(environmentId !== undefined ? { environmentId } : {}),
-        })
-      ).map(scheduleView);
+      const schedules = await store.schedules.list({
+        ...(kind !== undefined ? { kind } : {}),
+        ...(environmentId !== undefined ? { environmentId } : {}),
+      });
+      const views = await Promise.all(schedules.map((s) => scheduleViewOf(s, ctx)));
       if (views.length === 0) {
         this.log(
           flags.kind !== undefined || flags.env !== undefined

@@ -19,11 +19,13 @@ export default class ScheduleRemove extends JunctionCommand {
 
   async run(): Promise<ScheduleView> {
     const { args, flags } = await this.parse(ScheduleRemove);
-    const { scheduleTargetRef, withScheduleStore } = await import('../../schedule-args.js');
-    const { removeSchedule, scheduleView } = await import('@junction/scheduler');
+    const { scheduleTargetRef, scheduleViewOf, withScheduleStore } = await import(
+      '../../schedule-args.js'
+    );
+    const { removeSchedule } = await import('@junction/scheduler');
     const { scheduleTitle } = await import('../../schedule-view.js');
-    const view = await withScheduleStore(async (store) =>
-      scheduleView(await removeSchedule(store, scheduleTargetRef(args.name, flags))),
+    const view = await withScheduleStore(async (store, ctx) =>
+      scheduleViewOf(await removeSchedule(store, scheduleTargetRef(args.name, flags)), ctx),
     );
     this.log(
       `Schedule removed: ${scheduleTitle(view, flags.env)} no longer runs on "${view.cron}".`,

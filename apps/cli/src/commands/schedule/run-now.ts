@@ -33,8 +33,10 @@ export default class ScheduleRunNow extends JunctionCommand {
 
   async run(): Promise<RunNowView> {
     const { args, flags } = await this.parse(ScheduleRunNow);
-    const { scheduleTargetRef, withScheduleStore } = await import('../../schedule-args.js');
-    const { getSchedule, Scheduler, scheduleView } = await import('@junction/scheduler');
+    const { scheduleTargetRef, scheduleViewOf, withScheduleStore } = await import(
+      '../../schedule-args.js'
+    );
+    const { getSchedule, Scheduler } = await import('@junction/scheduler');
     const { createService } = await import('../../service.js');
     const { scheduleTitle } = await import('../../schedule-view.js');
     const result = await withScheduleStore(async (store, ctx): Promise<RunNowView> => {
@@ -54,7 +56,7 @@ export default class ScheduleRunNow extends JunctionCommand {
           outcome: fired.outcome,
           run_id: fired.runId ?? null,
           error: fired.error ?? null,
-          schedule: scheduleView(after),
+          schedule: await scheduleViewOf(after, ctx),
         };
       } finally {
         await service.stop();

@@ -71,11 +71,13 @@ export default class ScheduleSet extends JunctionCommand {
         { argument: 'input' },
       );
     }
-    const { scheduleTargetRef, withScheduleStore } = await import('../../schedule-args.js');
-    const { scheduleView, setSchedule } = await import('@junction/scheduler');
+    const { scheduleTargetRef, scheduleViewOf, withScheduleStore } = await import(
+      '../../schedule-args.js'
+    );
+    const { setSchedule } = await import('@junction/scheduler');
     const { scheduleLines, scheduleTitle } = await import('../../schedule-view.js');
-    const view = await withScheduleStore(async (store) =>
-      scheduleView(
+    const view = await withScheduleStore(async (store, ctx) =>
+      scheduleViewOf(
         await setSchedule(store, scheduleTargetRef(args.name, flags), {
           cron: flags.cron,
           ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
@@ -88,6 +90,7 @@ export default class ScheduleSet extends JunctionCommand {
             : {}),
           ...(flags.overlap !== undefined ? { overlap: flags.overlap as 'skip' | 'queue' } : {}),
         }),
+        ctx,
       ),
     );
     this.log(`Schedule set: ${scheduleTitle(view, flags.env)}`);

@@ -19,11 +19,13 @@ export default class ScheduleShow extends JunctionCommand {
 
   async run(): Promise<ScheduleView> {
     const { args, flags } = await this.parse(ScheduleShow);
-    const { scheduleTargetRef, withScheduleStore } = await import('../../schedule-args.js');
-    const { getSchedule, scheduleView } = await import('@junction/scheduler');
+    const { scheduleTargetRef, scheduleViewOf, withScheduleStore } = await import(
+      '../../schedule-args.js'
+    );
+    const { getSchedule } = await import('@junction/scheduler');
     const { scheduleLines, scheduleTitle } = await import('../../schedule-view.js');
-    const view = await withScheduleStore(async (store) =>
-      scheduleView(await getSchedule(store, scheduleTargetRef(args.name, flags))),
+    const view = await withScheduleStore(async (store, ctx) =>
+      scheduleViewOf(await getSchedule(store, scheduleTargetRef(args.name, flags)), ctx),
     );
     this.log(`Schedule of ${scheduleTitle(view, flags.env)}`);
     for (const line of scheduleLines(view, new Date())) this.log(line);
