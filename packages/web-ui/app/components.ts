@@ -184,3 +184,21 @@ export function select(
 export function loading(what = 'Loading…'): HTMLElement {
   return h('p', { class: 'muted loading' }, what);
 }
+
+/** After these characters a name or path may break across lines: its own separators. */
+const TOKEN_BREAKS = /([/\\._:-]+)/;
+
+/**
+ * A name or a path (a tool, a step, a prompt file) in code type that breaks across lines only
+ * after its separators (`/`, `_`, `.`, `-`, `:`), never inside a word; the whole text is its title.
+ */
+export function token(text: string, attrs: Attrs = {}): HTMLElement {
+  const parts: Child[] = [];
+  for (const piece of text.split(TOKEN_BREAKS)) {
+    if (piece === '') continue;
+    parts.push(
+      TOKEN_BREAKS.test(piece) ? [piece, h('wbr')] : h('span', { class: 'token-part' }, piece),
+    );
+  }
+  return h('code', { class: 'token', title: text, ...attrs }, parts);
+}

@@ -24,10 +24,10 @@ export function setUpTheme(
   const root = document.documentElement;
   const effective = (): Theme =>
     (root.dataset.theme as Theme | undefined) ?? (systemDark.matches ? 'dark' : 'light');
+  // The button names the theme it switches to: "Light mode" while dark, "Dark mode" while light.
   const show = (): void => {
     const dark = effective() === 'dark';
-    button.setAttribute('aria-pressed', String(dark));
-    button.textContent = 'Dark mode';
+    button.textContent = dark ? 'Light mode' : 'Dark mode';
     button.title = dark ? 'Switch to the light theme' : 'Switch to the dark theme';
   };
   const choice = stored(storage);

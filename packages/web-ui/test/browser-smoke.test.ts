@@ -365,6 +365,54 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     await page.close();
   });
 
+  it('says a trace was never kept instead of an error and Loading… forever', async () => {
+    const page = await openPage();
+    const never = 'f'.repeat(32);
+    await page.goto(ui(`#/traces/${never}`));
+    await page.locator('[data-no-trace]').waitFor();
+    expect(await page.locator('[data-no-trace] p').first().textContent()).toBe(
+      'No trace kept for this run.',
+    );
+    expect(await page.locator('.loading').count()).toBe(0);
+    expect((await page.locator('#alert').textContent())?.trim()).toBe('');
+    await shot(page, 'trace-not-kept');
+    await page.close();
+  });
+
+  it('breaks tool names and paths only after their separators in narrow columns', async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 360, height: 720 });
+    await page.goto(ui('#/agents/1'));
+    await heading(page, 'Agent assistant');
+    const long = page.locator('[data-tool="filesystem_read_multiple_files_with_metadata"]');
+    await long.waitFor();
+    // Each part between separators is on one line (an inline box split over lines has more
+    // than one rect); the name as a whole does break (the column is narrow).
+    const lines = await page.evaluate(() => {
+      const code = document.querySelector(
+        '[data-tool="filesystem_read_multiple_files_with_metadata"]',
+      ) as HTMLElement;
+      const parts = Array.from(code.querySelectorAll('.token-part'), (part) => ({
+        text: part.textContent,
+        lines: part.getClientRects().length,
+      }));
+      return { parts, whole: new Set(Array.from(code.getClientRects(), (r) => r.top)).size };
+    });
+    expect(lines.whole).toBeGreaterThan(1);
+    expect(lines.parts.filter((p) => p.lines !== 1)).toEqual([]);
+    expect(lines.parts.map((p) => p.text)).toEqual([
+      'filesystem',
+      'read',
+      'multiple',
+      'files',
+      'with',
+      'metadata',
+    ]);
+    expect(await long.getAttribute('title')).toBe('filesystem_read_multiple_files_with_metadata');
+    await shot(page, 'agent-narrow');
+    await page.close();
+  });
+
   it('switches to dark mode with the toggle and remembers it', async () => {
     const page = await openPage('light');
     await page.goto(ui('#/runs'));
@@ -372,9 +420,11 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     const background = (): Promise<string> =>
       page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await background()).toBe('rgb(255, 255, 255)');
+    expect(await page.locator('#theme-toggle').textContent()).toBe('Dark mode');
     await page.locator('#theme-toggle').click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    expect(await page.locator('#theme-toggle').getAttribute('aria-pressed')).toBe('true');
+    // The control names the theme it switches to (it said "Dark mode" in dark mode too).
+    expect(await page.locator('#theme-toggle').textContent()).toBe('Light mode');
     expect(await background()).toBe('rgb(13, 17, 23)');
     await page.reload();
     await heading(page, 'Runs');
@@ -403,7 +453,7 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     expect(await darkSystem.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
       'rgb(13, 17, 23)',
     );
-    expect(await darkSystem.locator('#theme-toggle').getAttribute('aria-pressed')).toBe('true');
+    expect(await darkSystem.locator('#theme-toggle').textContent()).toBe('Light mode');
     await shot(darkSystem, 'agents-dark');
     await darkSystem.close();
   });

@@ -57,6 +57,8 @@ export class McpServersRepository {
       status: input.status ?? 'pending',
       lastError: input.lastError ?? null,
       updatedAt: now,
+      // As setStatus: a sync that connected stamps the time (the dashboard showed "—").
+      ...(input.status === 'connected' ? { lastSyncedAt: now } : {}),
     };
     return this.#ctx.write(`save MCP server ${JSON.stringify(input.name)}`, async (db) => {
       const [row] = await db

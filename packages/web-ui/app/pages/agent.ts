@@ -1,5 +1,5 @@
 // One agent: its settings, tools, schedule and last five runs, with a Run button.
-import { dataTable, facts, fillRows, section, time } from '../components.js';
+import { dataTable, facts, fillRows, section, time, token } from '../components.js';
 import { h } from '../dom.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
 import { routeHash } from '../router.js';
@@ -50,7 +50,7 @@ export async function renderAgent(ctx: PageContext, root: HTMLElement): Promise<
           ['Description', agent.description || '—'],
           ['Model', agent.model ?? 'configured default'],
           ['Max steps', agent.max_steps === null ? 'default' : String(agent.max_steps)],
-          ['Prompt file', agent.prompt_path ? h('code', null, agent.prompt_path) : '—'],
+          ['Prompt file', agent.prompt_path ? token(agent.prompt_path) : '—'],
           ['Coding tools', agent.coding_enabled ? 'enabled' : 'off'],
           ['Sub-agents', agent.sub_agents.length > 0 ? agent.sub_agents.join(', ') : '—'],
           ['Schedule', scheduleCell(agent, schedules.get(agent.id))],
@@ -62,7 +62,7 @@ export async function renderAgent(ctx: PageContext, root: HTMLElement): Promise<
         dataTable<AgentTool>({
           caption: `Tools of ${agent.name}`,
           columns: [
-            { header: 'Tool', cell: (t) => h('code', null, t.name) },
+            { header: 'Tool', cell: (t) => token(t.name, { 'data-tool': t.name }) },
             { header: 'Server', cell: (t) => t.server },
             { header: 'Description', cell: (t) => t.description ?? '—' },
           ],

@@ -1,7 +1,7 @@
 // One approval, decided right here: Approve (with an optional comment) or Reject (the comment
 // is sent as the reason); the page then shows the new status.
 import { ApiError } from '../api.js';
-import { badge, facts, field, section, select, time } from '../components.js';
+import { badge, facts, field, section, select, time, token } from '../components.js';
 import { h, replace } from '../dom.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
 import { idPath, routeHash } from '../router.js';
@@ -116,7 +116,7 @@ function view(ctx: PageContext, approval: Approval, root: HTMLElement): void {
             `Workflow run ${approval.workflow_run_id}`,
           ),
         ],
-        ['Step', h('code', null, approval.step_name)],
+        ['Step', token(approval.step_name)],
         [
           'Approvers',
           approval.approvers.length > 0 ? approval.approvers.join(', ') : 'anyone with an API key',

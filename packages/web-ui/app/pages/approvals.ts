@@ -1,5 +1,5 @@
 // Approvals: human approvals of workflow runs, newest first, filtered by status.
-import { badge, dataTable, field, select, time } from '../components.js';
+import { badge, dataTable, field, select, time, token } from '../components.js';
 import { h } from '../dom.js';
 import { truncate } from '../format.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
@@ -50,7 +50,7 @@ export async function renderApprovals(ctx: PageContext, root: HTMLElement): Prom
             header: 'Message',
             cell: (a) => h('span', { title: a.message }, truncate(a.message, 90)),
           },
-          { header: 'Step', cell: (a) => h('code', null, a.step_name) },
+          { header: 'Step', cell: (a) => token(a.step_name) },
           {
             header: 'Workflow run',
             cell: (a) =>

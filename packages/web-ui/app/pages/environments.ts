@@ -1,7 +1,7 @@
 // Environments and their MCP servers: what was synced, each server's connection status and
 // the tools it offers.
 import { ApiError } from '../api.js';
-import { badge, dataTable, section, time } from '../components.js';
+import { badge, dataTable, section, time, token } from '../components.js';
 import { h } from '../dom.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
 import type { Environment, EnvironmentList, McpServer, McpServerList } from '../types.js';
@@ -19,7 +19,7 @@ function tools(server: McpServer): HTMLElement | string {
         h(
           'li',
           null,
-          h('code', null, t.name),
+          token(t.name),
           t.description ? h('span', { class: 'muted' }, ` — ${t.description}`) : null,
         ),
       ),

@@ -1,5 +1,6 @@
 // One trace: a summary (root, services, duration, runs) and the waterfall of its spans.
 import { facts, link, section, time } from '../components.js';
+import { ApiError } from '../api.js';
 import { h } from '../dom.js';
 import { formatDuration, shortTraceId } from '../format.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
@@ -7,6 +8,23 @@ import { routeHash } from '../router.js';
 import type { TraceDetail } from '../types.js';
 import { layoutWaterfall } from '../waterfall-layout.js';
 import { renderWaterfall } from '../waterfall.js';
+
+/**
+ * What a trace that was never stored shows: a run made while no process kept traces (an
+ * `agent run` before any `junction serve`) has a trace id and no spans.
+ */
+function noTraceKept(): HTMLElement {
+  return h(
+    'div',
+    { 'data-no-trace': '' },
+    h('p', null, 'No trace kept for this run.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Its spans were not stored: it ran while no junction serve (or junction traces) was keeping traces, or they were removed by traces.retention_days. Runs made while serve runs keep theirs.',
+    ),
+  );
+}
 
 export async function renderTrace(ctx: PageContext, root: HTMLElement): Promise<void> {
   const traceId = ctx.route.id ?? '';
@@ -23,11 +41,17 @@ export async function renderTrace(ctx: PageContext, root: HTMLElement): Promise<
     body,
   );
   await guarded(ctx, async () => {
-    const trace = await ctx.api.get<TraceDetail>(
-      `/api/v1/traces/${encodeURIComponent(traceId)}`,
-      undefined,
-      ctx.signal,
-    );
+    const trace = await ctx.api
+      .get<TraceDetail>(`/api/v1/traces/${encodeURIComponent(traceId)}`, undefined, ctx.signal)
+      .catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 'TRACE_NOT_FOUND') return undefined;
+        body.replaceChildren();
+        throw err;
+      });
+    if (trace === undefined) {
+      body.replaceChildren(noTraceKept());
+      return;
+    }
     const layout = layoutWaterfall(trace.spans);
     const { rows, durationMs } = layout;
     const root0 = rows[0]?.span;

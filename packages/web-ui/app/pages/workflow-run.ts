@@ -1,7 +1,17 @@
 // One workflow run: its status, input and output, a timeline of its step attempts (bars from
 // start to end), and its approvals. Re-read every two seconds until it ends.
 import { ApiError } from '../api.js';
-import { badge, codeBlock, dataTable, facts, link, section, time, toneOf } from '../components.js';
+import {
+  badge,
+  codeBlock,
+  dataTable,
+  facts,
+  link,
+  section,
+  time,
+  token,
+  toneOf,
+} from '../components.js';
 import { h } from '../dom.js';
 import { formatDuration } from '../format.js';
 import { pageHeading, renderIfChanged, type PageContext } from '../page.js';
@@ -37,7 +47,7 @@ function timeline(ctx: PageContext, steps: readonly WorkflowStep[]): HTMLElement
   return dataTable<{ step: WorkflowStep; bar: Bar | null }>({
     caption: 'Step attempts in the order they began',
     columns: [
-      { header: 'Step', cell: ({ step }) => h('code', { title: step.path }, step.name) },
+      { header: 'Step', cell: ({ step }) => token(step.name, { title: step.path }) },
       { header: 'Type', cell: ({ step }) => step.type },
       { header: 'Try', cell: ({ step }) => String(step.attempt), numeric: true },
       { header: 'Status', cell: ({ step }) => badge(step.status) },
@@ -83,7 +93,7 @@ function view(ctx: PageContext, detail: WorkflowRunDetail): Node {
           'Workflow',
           h('a', { href: routeHash(idPath('workflows', run.workflow_id)) }, run.workflow_name),
         ],
-        ['Current step', run.current_step ? h('code', null, run.current_step) : '—'],
+        ['Current step', run.current_step ? token(run.current_step) : '—'],
         ['Source', run.source ?? '—'],
         ['Created', time(run.created_at)],
         ['Started', time(run.started_at)],

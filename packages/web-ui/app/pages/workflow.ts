@@ -1,5 +1,5 @@
 // One workflow: what it is, its definition as a diagram, and its recent runs.
-import { badge, codeBlock, dataTable, facts, section, time } from '../components.js';
+import { badge, codeBlock, dataTable, facts, section, time, token } from '../components.js';
 import { h } from '../dom.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
 import type { WorkflowDetail, WorkflowRun, WorkflowRunList } from '../types.js';
@@ -29,12 +29,12 @@ export async function renderWorkflow(ctx: PageContext, root: HTMLElement): Promi
       section(
         'About',
         facts([
-          ['ID', h('code', null, workflow.workflow_id)],
+          ['ID', token(workflow.workflow_id)],
           ['Environment', workflow.environment ?? '—'],
           ['Enabled', badge(workflow.enabled ? 'enabled' : 'disabled')],
           ['Description', workflow.description || '—'],
           ['Version', workflow.version ?? '—'],
-          ['File', workflow.path ? h('code', null, workflow.path) : '—'],
+          ['File', workflow.path ? token(workflow.path) : '—'],
           ['Updated', time(workflow.updated_at)],
         ]),
       ),

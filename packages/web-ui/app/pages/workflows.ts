@@ -1,5 +1,5 @@
 // Workflows: the synced workflows and the latest workflow runs.
-import { badge, dataTable, time, type Column } from '../components.js';
+import { badge, dataTable, time, token, type Column } from '../components.js';
 import { h } from '../dom.js';
 import { formatDuration } from '../format.js';
 import { guarded, pageHeading, type PageContext } from '../page.js';
@@ -24,7 +24,7 @@ export function workflowRunColumns(): Array<Column<WorkflowRun>> {
     { header: 'Status', cell: (r) => badge(r.status) },
     {
       header: 'Current step',
-      cell: (r) => (r.current_step ? h('code', null, r.current_step) : '—'),
+      cell: (r) => (r.current_step ? token(r.current_step) : '—'),
     },
     { header: 'Source', cell: (r) => r.source ?? '—' },
     { header: 'Created', cell: (r) => time(r.created_at) },
@@ -52,7 +52,7 @@ export async function renderWorkflows(ctx: PageContext, root: HTMLElement): Prom
             header: 'Workflow',
             cell: (w) => h('a', { href: routeHash(idPath('workflows', w.id)) }, w.name),
           },
-          { header: 'ID', cell: (w) => h('code', null, w.workflow_id) },
+          { header: 'ID', cell: (w) => token(w.workflow_id) },
           { header: 'Environment', cell: (w) => w.environment ?? '—' },
           { header: 'Enabled', cell: (w) => badge(w.enabled ? 'enabled' : 'disabled') },
           { header: 'States', cell: (w) => String(w.states), numeric: true },
