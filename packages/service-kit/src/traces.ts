@@ -11,6 +11,7 @@ import { createTraceReceiverApp, startTraceRetention, StoreSpanExporter } from '
 import { WEB_UI_ROOT } from '@junction/web-ui';
 import express from 'express';
 import type { KeyRing } from './api-keys.js';
+import { LIVE_RECEIVER, LocalReceiverExporter } from './local-receiver-exporter.js';
 
 /** What /health and the start-up line say of traces. */
 export interface TracesHealth {
@@ -73,9 +74,14 @@ export function traceExportOf(
       },
     };
   }
-  const found = configHome === undefined ? undefined : findLocalReceiver(configHome);
-  if (found !== undefined) return { options: { exporter: 'otlp', endpoint: found } };
-  return { options: { exporter: 'none' } };
+  if (configHome === undefined) return { options: { exporter: 'none' } };
+  const spanExporter = new LocalReceiverExporter({
+    configHome,
+    logger,
+    headers: config.telemetry.headers,
+    ...(config.telemetry.certificate ? { certificatePath: config.telemetry.certificate } : {}),
+  });
+  return { options: { exporter: 'custom', spanExporter, destination: LIVE_RECEIVER } };
 }
 
 /** The UI's settings, served next to its index.html as ui-config.json. */

@@ -25,7 +25,12 @@ export { mapStrings } from './map-strings.js';
 export { AsyncLocalStorageContextManager, ensureContextManager } from './context-manager.js';
 export { DEFAULT_SAMPLER, SAMPLER_NAMES, createSampler, parseSamplerRatio } from './samplers.js';
 export type { SamplerName } from './samplers.js';
-export { DEFAULT_OTLP_ENDPOINT, createTracing, resolveTracesUrl } from './tracing.js';
+export {
+  DEFAULT_OTLP_ENDPOINT,
+  createOtlpSpanExporter,
+  createTracing,
+  resolveTracesUrl,
+} from './tracing.js';
 export type { TraceExporterKind, Tracing, TracingOptions } from './tracing.js';
 export { parseOtlpHeaders, tracingOptionsFromEnv } from './tracing-env.js';
 export {

@@ -178,6 +178,30 @@ class RunIdSpanProcessor implements SpanProcessor {
   }
 }
 
+/**
+ * The OTLP/HTTP exporter of spans to `url` (a full `/v1/traces` URL) with the options' headers,
+ * CA certificate and export timeout, its failures reported once through the options' logger.
+ * createTracing's `otlp` uses it; so does an exporter that picks its receiver when it sends.
+ */
+export function createOtlpSpanExporter(
+  url: string,
+  options: Pick<TracingOptions, 'headers' | 'certificatePath' | 'batch' | 'logger'> = {},
+): SpanExporter {
+  const ca =
+    options.certificatePath === undefined ? undefined : readCertificate(options.certificatePath);
+  const exporter: SpanExporter = new OTLPTraceExporter({
+    url,
+    ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
+    ...(ca === undefined ? {} : { httpAgentOptions: { keepAlive: true, ca } }),
+    ...(options.batch?.exportTimeoutMillis === undefined
+      ? {}
+      : { timeoutMillis: options.batch.exportTimeoutMillis }),
+  });
+  return options.logger === undefined
+    ? exporter
+    : new ReportingSpanExporter(exporter, options.logger, redactUrl(url));
+}
+
 /** Creates a tracer provider (not registered globally unless `register`) exporting over OTLP/HTTP in batches, to memory, to a given exporter, or nowhere. */
 export function createTracing(options: TracingOptions = {}): Tracing {
   const kind: TraceExporterKind =
@@ -217,20 +241,7 @@ export function createTracing(options: TracingOptions = {}): Tracing {
   } else if (kind === 'otlp') {
     url = resolveTracesUrl(options.endpoint ?? DEFAULT_OTLP_ENDPOINT);
     destination = redactUrl(url);
-    const ca =
-      options.certificatePath === undefined ? undefined : readCertificate(options.certificatePath);
-    let exporter: SpanExporter = new OTLPTraceExporter({
-      url,
-      ...(options.headers === undefined ? {} : { headers: { ...options.headers } }),
-      ...(ca === undefined ? {} : { httpAgentOptions: { keepAlive: true, ca } }),
-      ...(options.batch?.exportTimeoutMillis === undefined
-        ? {}
-        : { timeoutMillis: options.batch.exportTimeoutMillis }),
-    });
-    if (options.logger !== undefined) {
-      exporter = new ReportingSpanExporter(exporter, options.logger, redactUrl(url));
-    }
-    spanProcessors.push(new BatchSpanProcessor(exporter, options.batch));
+    spanProcessors.push(new BatchSpanProcessor(createOtlpSpanExporter(url, options), options.batch));
   }
 
   const provider = new NodeTracerProvider({ resource, sampler, spanProcessors });
