@@ -619,7 +619,7 @@ describe('list_workflow_approvals', () => {
     expect(
       refusal(await call(client, 'list_workflow_approvals', { status: 'expired' })).message,
     ).toBe(
-      'Input validation error: Invalid arguments for tool list_workflow_approvals: status must be one of pending, approved, rejected, timed_out at status',
+      'Input validation error: Invalid arguments for tool list_workflow_approvals: status must be one of pending, approved, rejected, timed_out, cancelled at status',
     );
   });
 });
@@ -642,7 +642,7 @@ describe('approve_workflow_step and reject_workflow_step', () => {
         comment: 'looks right',
         decided_at: expect.any(String),
       }),
-      message: `Approval "${approvalId}" (step review) was approved; workflow run ${run.id} goes on. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`,
+      message: `Approval "${approvalId}" (step review) was approved. Workflow run ${run.id} goes on. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`,
     });
     // Woken: a worker takes it at once.
     expect((await h.store.workflowRuns.get(run.id))?.status).toBe('running');
@@ -668,7 +668,8 @@ describe('approve_workflow_step and reject_workflow_step', () => {
     });
     expect(data(result)).toMatchObject({
       approval: { status: 'rejected', comment: 'not on a Friday', decided_by: null },
-      message: `Approval "${approvalId}" (step review) was rejected; workflow run ${run.id} follows the rejection. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`,
+      // This run's definition has no step "review": both paths the engine may take are said.
+      message: `Approval "${approvalId}" (step review) was rejected. Workflow run ${run.id} goes on at the onRejected of step "review", or fails if it has none. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`,
     });
   });
 

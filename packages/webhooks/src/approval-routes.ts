@@ -8,6 +8,7 @@ import type { Approval, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import {
   approvalView,
+  decisionOutcome,
   requireApproval,
   WorkflowError,
   type WorkflowDoor,
@@ -192,12 +193,10 @@ export function addApprovalRoutes(
           return;
         }
         const by = approval.decidedBy ? ` by ${approval.decidedBy}` : '';
+        const run = await deps.workflows.get(approval.workflowRunId).catch(() => undefined);
         await showPage(req, res, 200, approval, admission, {
           kind: 'ok',
-          text:
-            decision === 'approved'
-              ? `Approved${by}. The workflow run goes on.`
-              : `Rejected${by}. The workflow run takes its rejection path.`,
+          text: `${decision === 'approved' ? 'Approved' : 'Rejected'}${by}. ${decisionOutcome(approval, run)}`,
         });
       } catch (err) {
         await refuse(req, res, err, html, admission);

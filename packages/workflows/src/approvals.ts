@@ -164,6 +164,22 @@ function* statesOf(graph: Graph): Generator<State> {
   }
 }
 
+/** The approval step called `stepName` in the run's definition, or undefined (none, or unreadable). */
+function approvalStateOf(
+  run: Pick<WorkflowRun, 'id' | 'definition' | 'workflowKey'>,
+  stepName: string,
+): Extract<State, { type: 'human_approval' }> | undefined {
+  try {
+    const model = storedWorkflowOf(run.definition, `workflow run ${run.id}`, run.workflowKey);
+    for (const state of statesOf(model.graph)) {
+      if (state.id === stepName && state.type === 'human_approval') return state;
+    }
+  } catch {
+    // A definition that no longer parses: say what the engine does either way.
+  }
+  return undefined;
+}
+
 /**
  * What a decision makes the approval's workflow run do, in one sentence for whoever decided
  * (CLI, the approval page): it goes on; after a rejection, it goes on at the step's onRejected
@@ -178,16 +194,11 @@ export function decisionOutcome(
     return `${which} has already ended ${run.status}.`;
   }
   if (approval.status !== 'rejected') return `${which} goes on.`;
-  let onRejected: string | undefined;
-  if (run !== undefined) {
-    const model = storedWorkflowOf(run.definition, `workflow run ${run.id}`, run.workflowKey);
-    for (const state of statesOf(model.graph)) {
-      if (state.id === approval.stepName && state.type === 'human_approval') {
-        onRejected = state.onRejected;
-        break;
-      }
-    }
+  const found = run === undefined ? undefined : approvalStateOf(run, approval.stepName);
+  if (found === undefined) {
+    return `${which} goes on at the onRejected of step "${approval.stepName}", or fails if it has none.`;
   }
+  const { onRejected } = found;
   return onRejected !== undefined
     ? `${which} goes on at step "${onRejected}" (the onRejected of step "${approval.stepName}").`
     : `${which} fails: step "${approval.stepName}" has no onRejected to go on at.`;

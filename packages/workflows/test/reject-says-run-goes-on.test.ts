@@ -44,6 +44,15 @@ describe('what a decision makes the run do', () => {
     ).toBe('Workflow run 7 fails: step "inner" has no onRejected to go on at.');
   });
 
+  it('says both paths when the step cannot be found in the definition', () => {
+    expect(
+      decisionOutcome(
+        { status: 'rejected', stepName: 'gone', workflowRunId: 7 },
+        { ...run, definition: { id: 'broken' } },
+      ),
+    ).toBe('Workflow run 7 goes on at the onRejected of step "gone", or fails if it has none.');
+  });
+
   it('says so when the run has already ended', () => {
     expect(
       decisionOutcome(

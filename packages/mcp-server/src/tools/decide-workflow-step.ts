@@ -1,7 +1,7 @@
 // approve_workflow_step and reject_workflow_step: one decision on a pending approval, through
 // the workflow door (which checks approvers and expiry, decides once, and wakes the run).
 import { z } from 'zod';
-import { approvalView } from '@junction/workflows';
+import { approvalView, decisionOutcome } from '@junction/workflows';
 import { refArg } from '../arguments.js';
 import { requireApproval, requireWorkflows } from '../lookups.js';
 import { defineTool, type ToolAnswer, type ToolContext } from '../tool-kit.js';
@@ -30,7 +30,7 @@ const approverArg = refArg(
 ).optional();
 
 const WHEN_LISTED =
-  'An approval is decided once: one already decided or timed out is refused. When the approval lists ' +
+  'An approval is decided once: one already decided, timed out or withdrawn (its run was cancelled) is refused. When the approval lists ' +
   'approvers, say which one you are (approver).';
 
 /** Decides through the door; `note` is the comment of an approval or the reason of a rejection. */
@@ -48,11 +48,11 @@ async function decide(
     source: 'mcp',
   });
   const run = decided.workflowRunId;
-  const next = decision === 'approved' ? 'goes on' : 'follows the rejection';
+  const next = decisionOutcome(decided, await door.get(run).catch(() => undefined));
   return {
     data: {
       approval: approvalView(decided),
-      message: `Approval ${JSON.stringify(decided.approvalId)} (step ${decided.stepName}) was ${decision}; workflow run ${run} ${next}. Call get_workflow_run with workflow_run_id "${run}" to follow it.`,
+      message: `Approval ${JSON.stringify(decided.approvalId)} (step ${decided.stepName}) was ${decision}. ${next} Call get_workflow_run with workflow_run_id "${run}" to follow it.`,
     },
   };
 }

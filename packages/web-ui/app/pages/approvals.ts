@@ -6,7 +6,7 @@ import { guarded, pageHeading, type PageContext } from '../page.js';
 import { idPath, routeHash } from '../router.js';
 import type { Approval, ApprovalList } from '../types.js';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out'];
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'timed_out', 'cancelled'];
 
 export async function renderApprovals(ctx: PageContext, root: HTMLElement): Promise<void> {
   const status = select(
