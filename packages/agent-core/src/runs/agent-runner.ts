@@ -30,6 +30,7 @@ import {
 import { AgentCoreError, isAgentCoreError } from '../errors.js';
 import type { McpClientPool } from '../mcp/mcp-client-pool.js';
 import { classifyProviderError } from '../models/model-errors.js';
+import { storeWaitOf, whileStoreAway } from './store-retry.js';
 import {
   modelSecrets,
   resolveModel,
@@ -428,7 +429,20 @@ export class AgentRunner {
     let timeout: AbortController | undefined;
     let timer: NodeJS.Timeout | undefined;
     const emit = options.onEvent ?? ((): void => undefined);
-    const recorder = new RunRecorder(store, run.id, options.onWritten);
+    // A store call of the run waits out an outage its lease outlasts (the run's cancel stops it).
+    const storeWait = storeWaitOf(this.#deps.leaseMs ?? DEFAULT_LEASE_MS, {
+      ...(cancel ? { signal: cancel } : {}),
+      onWait: (err) =>
+        this.#deps.logger.warn('store unavailable: the run waits for it', {
+          run_id: run.id,
+          agent_name: run.agentName,
+          error: (err as Error).message,
+        }),
+    });
+    const stored = <T>(call: () => Promise<T>): Promise<T> => whileStoreAway(call, storeWait);
+    const recorder = new RunRecorder(store, run.id, options.onWritten, undefined, storeWait);
+    // Aborted with the store's error when a tool call's store write failed: the run ends with it.
+    const storeFailed = new AbortController();
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
     // Whether a tool call or sub-agent has been sent: from then on the run is never re-run. The
@@ -436,7 +450,7 @@ export class AgentRunner {
     // server is connected, not while connecting — so recovery after a crash knows it too.
     let acted: Promise<void> | undefined;
     const markActed = (): Promise<void> =>
-      (acted ??= store.runs.markActed(run.id, options.workerId).then((held) => {
+      (acted ??= stored(() => store.runs.markActed(run.id, options.workerId)).then((held) => {
         if (!held) {
           throw new Error(`run ${run.id} is no longer held by this worker; the call was not made`);
         }
@@ -505,7 +519,11 @@ export class AgentRunner {
         timeoutMs,
       );
       timer.unref();
-      const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+      const signal = AbortSignal.any([
+        ...(cancel ? [cancel] : []),
+        timeout.signal,
+        storeFailed.signal,
+      ]);
       // Every tool call and retry listens on it; a long run legitimately has many.
       setMaxListeners(1000, signal);
 
@@ -564,6 +582,7 @@ export class AgentRunner {
         environment,
         currentStep: () => steps,
         onToolStart: markActed,
+        onStoreFailure: (err) => storeFailed.abort(err),
         onToolCall: (call) => {
           recorder.record([
             {
@@ -584,19 +603,21 @@ export class AgentRunner {
         },
         runSubAgent: async (sub, task, variables) => {
           // Created already claimed by this worker: no other worker can take it in between.
-          const child = await store.runs.create({
-            agentId: sub.id,
-            agentName: sub.name,
-            environmentId: sub.environmentId,
-            task,
-            variables,
-            source: run.source,
-            parentRunId: run.id,
-            claimedBy: {
-              workerId: options.workerId,
-              leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
-            },
-          });
+          const child = await stored(() =>
+            store.runs.create({
+              agentId: sub.id,
+              agentName: sub.name,
+              environmentId: sub.environmentId,
+              task,
+              variables,
+              source: run.source,
+              parentRunId: run.id,
+              claimedBy: {
+                workerId: options.workerId,
+                leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
+              },
+            }),
+          );
           const finished = await this.#execute(child, { ...options, signal }, depth + 1);
           recorder.record([
             {
@@ -646,16 +667,20 @@ export class AgentRunner {
       const finalResponse = schema ? JSON.stringify(result.output) : result.text;
       const finalEvents = await recorder.takeRest();
       return await this.#finish(run, options, () =>
-        store.runs.markCompleted(run.id, {
-          ...(finalEvents ? { finalEvents } : {}),
-          finalResponse: redactor.text(finalResponse),
-          ...progress(),
-        }),
+        stored(() =>
+          store.runs.markCompleted(run.id, {
+            ...(finalEvents ? { finalEvents } : {}),
+            finalResponse: redactor.text(finalResponse),
+            ...progress(),
+          }),
+        ),
       );
     } catch (err) {
       // Classified before any await, so a timer firing meanwhile cannot relabel the failure.
       if (timer) clearTimeout(timer);
       const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
+      // A tool call's store write failed: that is why the run stops, not the abort it caused.
+      const failure: unknown = storeFailed.signal.aborted ? storeFailed.signal.reason : err;
       // A sub-agent run is never re-queued on its own: its parent is, and will start a new one.
       const interrupted =
         depth === 0 && status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
@@ -684,17 +709,21 @@ export class AgentRunner {
       }
       // Interrupted after a tool call or sub-agent started: ended as a crash would end it.
       const message = askedToStop
-        ? this.#describe(err, 'cancelled', timeout)
+        ? this.#describe(failure, 'cancelled', timeout)
         : interrupted
           ? RECOVERY_REASON
-          : redactor.text(this.#describe(err, status, timeout));
+          : redactor.text(this.#describe(failure, status, timeout));
       const endStatus = askedToStop ? 'cancelled' : interrupted ? 'error' : status;
-      await store.runEvents.append(run.id, {
-        type: 'run_error',
-        payload: { message, status: endStatus },
-      });
+      await stored(() =>
+        store.runEvents.append(run.id, {
+          type: 'run_error',
+          payload: { message, status: endStatus },
+        }),
+      );
       return await this.#finish(run, options, () =>
-        store.runs.markFailed(run.id, { status: endStatus, error: message, ...progress() }),
+        stored(() =>
+          store.runs.markFailed(run.id, { status: endStatus, error: message, ...progress() }),
+        ),
       );
     } finally {
       if (timer) clearTimeout(timer);

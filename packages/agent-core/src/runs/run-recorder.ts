@@ -1,4 +1,5 @@
 import type { FinalEvents, RunEventInput, RunProgress, Store } from '@junction/store';
+import { whileStoreAway, type StoreWait } from './store-retry.js';
 
 /**
  * Writes a run's events and counters behind the run instead of in its way. Records are
@@ -17,13 +18,24 @@ export class RunRecorder {
   #tail: Promise<void> = Promise.resolve();
   #failure: unknown;
   readonly #onWritten: ((runId: number) => void) | undefined;
+  readonly #wait: StoreWait | undefined;
 
-  /** `onWritten` hears of every write of events that succeeded (followers read them then). */
-  constructor(store: Store, runId: number, onWritten?: (runId: number) => void, intervalMs = 1000) {
+  /**
+   * `onWritten` hears of every write of events that succeeded (followers read them then);
+   * `wait` is how long a write waits out a store outage before the run fails with it.
+   */
+  constructor(
+    store: Store,
+    runId: number,
+    onWritten?: (runId: number) => void,
+    intervalMs = 1000,
+    wait?: StoreWait,
+  ) {
     this.#store = store;
     this.#runId = runId;
     this.#onWritten = onWritten;
     this.#intervalMs = intervalMs;
+    this.#wait = wait;
   }
 
   /** Buffers events (and the run's latest counters) for writing, in call order. */
@@ -46,7 +58,9 @@ export class RunRecorder {
     this.#tail = this.#tail.then(async () => {
       if (this.#failure !== undefined || (events.length === 0 && !progress)) return;
       try {
-        await this.#store.runEvents.record(this.#runId, events, progress);
+        const write = (): Promise<void> =>
+          this.#store.runEvents.record(this.#runId, events, progress);
+        await (this.#wait ? whileStoreAway(write, this.#wait) : write());
         if (events.length > 0) this.#onWritten?.(this.#runId);
       } catch (err) {
         this.#failure = err;

@@ -1,5 +1,12 @@
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
-import type { Agent, McpServer, Run, Store, Tool } from '@junction/store';
+import {
+  isStoreError,
+  type Agent,
+  type McpServer,
+  type Run,
+  type Store,
+  type Tool,
+} from '@junction/store';
 import type { Tracer } from '@junction/telemetry';
 import { SPAN_TOOL_CALL, SpanKind, toolCallAttributes, withSpan } from '@junction/telemetry';
 import { z } from 'zod';
@@ -88,6 +95,12 @@ export interface RunToolsInput {
   ) => Promise<SubAgentOutcome>;
   /** Tools given by the process rather than an MCP server (see LocalTool). */
   localTools?: readonly LocalTool[];
+  /**
+   * Told when a store call of a tool call failed (its outage outlasted the wait, or the query
+   * itself failed): the runner stops the run. The model never gets the store's error (its text
+   * may be the database's) as a tool result.
+   */
+  onStoreFailure?: (err: unknown) => void;
   now?: () => number;
 }
 
@@ -175,6 +188,11 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
           text = out.text;
           if (out.isError) error = text || 'the tool reported an error';
         } catch (err) {
+          if (isStoreError(err) && input.onStoreFailure) {
+            // Not the tool's answer: the run stops, and the model is not asked again.
+            input.onStoreFailure(err);
+            throw new Error('The run stopped: its store did not answer.');
+          }
           error = messageOf(err);
         }
         const durationMs = now() - started;

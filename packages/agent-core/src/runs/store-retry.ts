@@ -1,0 +1,62 @@
+import { isStoreError } from '@junction/store';
+
+/** How a run waits out a store outage (`whileStoreAway`). */
+export interface StoreWait {
+  /** How long to keep trying from the first failure. */
+  forMs: number;
+  /** Stops the waiting (the run was cancelled, timed out or lost its lease). */
+  signal?: AbortSignal;
+  /** Told once per call, at its first failure, that the call waits for the store. */
+  onWait?: (err: unknown) => void;
+  /** Injectable for tests. */
+  now?: () => number;
+}
+
+/** The first pause after a failure; each next one doubles, up to MAX_PAUSE_MS. */
+const FIRST_PAUSE_MS = 100;
+const MAX_PAUSE_MS = 2000;
+
+/**
+ * The part of a run's lease a store call may wait out: a worker renews its lease every third of
+ * it, so when a call first fails the claim still holds for at least two thirds of the lease.
+ */
+export function storeWaitOf(leaseMs: number, options: Omit<StoreWait, 'forMs'> = {}): StoreWait {
+  return { ...options, forMs: Math.floor((leaseMs * 2) / 3) };
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Runs `call`, and again with backoff while it fails because the store is unavailable (a
+ * database server away or frozen: STORE_UNAVAILABLE), for `wait.forMs` from the first failure:
+ * an outage shorter than a run's lease costs the run only the wait (docs/deploy.md). Any other
+ * failure, or the last one, is thrown as it is.
+ */
+export async function whileStoreAway<T>(call: () => Promise<T>, wait: StoreWait): Promise<T> {
+  const now = wait.now ?? Date.now;
+  let giveUpAt: number | undefined;
+  for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(MAX_PAUSE_MS, pauseMs * 2)) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isStoreError(err, 'STORE_UNAVAILABLE') || wait.signal?.aborted) throw err;
+      if (giveUpAt === undefined) {
+        giveUpAt = now() + wait.forMs;
+        wait.onWait?.(err);
+      }
+      const left = giveUpAt - now();
+      if (left <= 0) throw err;
+      await pause(Math.min(pauseMs, left), wait.signal);
+    }
+  }
+}
