@@ -8,7 +8,8 @@ const MIN_CUT = 6;
 /**
  * Formats rows as a left-aligned plain-text table with a header line; no cell can break a line
  * or send a terminal escape. Honours --columns (INVALID_ARGUMENT naming the columns there are)
- * and, at a terminal, cuts the widest columns with "…" until a line fits its width.
+ * and, at a terminal, cuts the widest columns with "…" until a line fits its width — unless even
+ * every column cut to its floor would not fit, when nothing is cut.
  */
 export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
   const settings = tableSettings();
@@ -32,8 +33,12 @@ export function formatTable(headers: string[], rows: Array<Array<string | number
     picked.map((i) => r[i] ?? ''),
   );
   const widths = picked.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  if (settings.width !== undefined) {
-    const total = (): number => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+  const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_CUT, (cells[0]?.[i] ?? '').length)));
+  const sum = (ws: number[]): number => ws.reduce((a, b) => a + b, 0) + 2 * (ws.length - 1);
+  // Cut only when cutting makes the lines fit: a table wider than the terminal even with every
+  // column at its floor keeps its values whole (the terminal wraps) rather than losing them.
+  if (settings.width !== undefined && sum(floors) <= settings.width) {
+    const total = (): number => sum(widths);
     for (;;) {
       if (total() <= settings.width) break;
       let widest = -1;
