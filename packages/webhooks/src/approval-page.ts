@@ -108,7 +108,9 @@ export function approvalPage(input: ApprovalPageInput): string {
       ? 'expired (it can no longer be decided)'
       : approval.status === 'timed_out'
         ? 'expired (timed out)'
-        : approval.status;
+        : approval.status === 'cancelled'
+          ? 'withdrawn (its workflow run was cancelled)'
+          : approval.status;
   const rows = [
     row(
       'Workflow run',

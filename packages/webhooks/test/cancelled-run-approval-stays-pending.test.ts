@@ -58,7 +58,7 @@ describe('the link of an approval whose run was cancelled', () => {
     });
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('<dt>Status</dt><dd>cancelled</dd>');
+    expect(html).toContain('<dt>Status</dt><dd>withdrawn (its workflow run was cancelled)</dd>');
     expect(html).not.toContain('<form');
     expect((await fx.store.approvals.get(approvalId))?.status).toBe('cancelled');
   });

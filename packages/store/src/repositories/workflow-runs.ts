@@ -458,7 +458,7 @@ export class WorkflowRunsRepository {
         // First, while the run is still active: a run that ended keeps its approvals as they are.
         db
           .update(approvals)
-          .set({ status: 'cancelled', decidedAt: now, comment: reason })
+          .set({ status: 'cancelled', decidedAt: now })
           .where(
             and(
               eq(approvals.workflowRunId, id),
