@@ -26,19 +26,21 @@ export class Deadline {
   }
 
   /** What `work` answers, or STORE_UNAVAILABLE if it has not answered by the deadline. */
-  race<T>(work: Promise<T>): Promise<T> {
+  race<T>(work: PromiseLike<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(this.#error()), Math.max(0, this.#at - this.#now()));
       timer.unref();
     });
+    // Subscribed to once: a drizzle query is a lazy thenable that runs again on every then().
+    const once = Promise.resolve(work);
     // The work may still settle after the deadline: its failure then is nobody's to handle.
-    work.catch(() => undefined);
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    once.catch(() => undefined);
+    return Promise.race([once, late]).finally(() => clearTimeout(timer));
   }
 
   /** Runs `task` unless the deadline has passed (a write that waited too long is not sent). */
-  run<T>(task: () => Promise<T>): Promise<T> {
+  run<T>(task: () => PromiseLike<T>): Promise<T> {
     if (this.#now() >= this.#at) return Promise.reject(this.#error());
     return this.race(task());
   }
