@@ -679,7 +679,7 @@ describe('workflow approvals', () => {
     expect(page.body).toMatchObject({ limit: 1, has_more: true, approvals: [{}] });
     const bad = await get(`${APPROVALS}?status=waiting`);
     expect(expectError(bad, 400, 'INVALID_PARAMETER').message).toBe(
-      'Query parameter "status" must be one of pending, approved, rejected, timed_out; got "waiting".',
+      'Query parameter "status" must be one of pending, approved, rejected, timed_out, cancelled; got "waiting".',
     );
     doc.expectDocumented('get', APPROVALS, bad);
   });
