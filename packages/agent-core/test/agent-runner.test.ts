@@ -132,7 +132,7 @@ describe('AgentRunner', () => {
   it('times out a run whose model is too slow', async () => {
     h.agent('slow', 'model: openai/gpt-test');
     await h.sync();
-    h.fake.script([{ delayMs: 5_000, text: 'late' }]);
+    h.fake.script([{ delayMs: 60_000, text: 'late' }]);
     const started = Date.now();
     const done = await h.runner.execute(await start('slow', 'wait'), {
       workerId: 'test-worker',
@@ -140,20 +140,20 @@ describe('AgentRunner', () => {
     });
     expect(done.status).toBe('timeout');
     expect(done.error).toContain('timed out');
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('honours the agent timeout_seconds from its prompt file', async () => {
     h.agent('patient', 'model: openai/gpt-test\ntimeout_seconds: 1');
     await h.sync();
-    h.fake.script([{ delayMs: 5_000, text: 'late' }]);
+    h.fake.script([{ delayMs: 60_000, text: 'late' }]);
     const started = Date.now();
     const done = await h.runner.execute(await start('patient', 'wait'), {
       workerId: 'test-worker',
     });
     expect(done.status).toBe('timeout');
     expect(done.error).toContain('1000 ms');
-    expect(Date.now() - started).toBeLessThan(4_500);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('retries a provider 500 and then succeeds', async () => {
@@ -348,7 +348,7 @@ describe('AgentRunner', () => {
     h = await createHarness({ leaseMs: 1_000 });
     h.agent('stalled', 'model: openai/gpt-test');
     await h.sync();
-    h.fake.script([{ delayMs: 8_000, text: 'too late' }]);
+    h.fake.script([{ delayMs: 60_000, text: 'too late' }]);
     const run = await start('stalled', 'x');
     const started = Date.now();
     const done = h.runner.execute(run, { workerId: 'test-worker' });
@@ -358,7 +358,7 @@ describe('AgentRunner', () => {
     expect(requeued.map((r) => r.id)).toEqual([run.id]);
     expect(await h.store.runs.claim(run.id, 'other-worker', 60_000)).toBeDefined();
     const finished = await done;
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(finished).toMatchObject({ id: run.id, status: 'running', workerId: 'other-worker' });
     const events = await h.store.runEvents.list(run.id);
     expect(events.map((e) => e.type)).not.toContain('run_error');
@@ -370,7 +370,7 @@ describe('AgentRunner', () => {
     h = await createHarness({ leaseMs: 1_000 });
     h.agent('stalled', 'model: openai/gpt-test');
     await h.sync();
-    h.fake.script([{ delayMs: 8_000, text: 'too late' }]);
+    h.fake.script([{ delayMs: 60_000, text: 'too late' }]);
     const run = await start('stalled', 'x');
     const done = h.runner.execute(run, { workerId: 'test-worker' });
     await new Promise((r) => setTimeout(r, 200));

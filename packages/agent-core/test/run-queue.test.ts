@@ -197,9 +197,8 @@ describe('RunWorkers', () => {
       finalResponse: 'done',
     });
     const slow = await enqueue(queue, { agent, task: 'b', source: 'mcp' });
-    const started = Date.now();
+    // Still running: waitOn answered at its own time-out, not at the run's end.
     const pending = await waitOn(queue, slow.id, { timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(pending.status).toBe('running');
     await expect(waitOn(queue, 424_242, { timeoutMs: 100 })).rejects.toThrow(
       /No run has id 424242/,
