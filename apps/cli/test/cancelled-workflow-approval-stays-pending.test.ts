@@ -103,6 +103,8 @@ describe('deciding an approval says what the run does next', () => {
       status: 'completed',
       current_step: 'ship',
     });
+    const inspected = await runCliAsync(['workflow', 'inspect', runId], env);
+    expect(inspected.stdout).toMatch(/^ {2}step {6}ship$/m);
     const table = await runCliAsync(['workflow', 'runs'], env);
     expect(table.stdout).toMatch(new RegExp(`^${runId}\\s+gate\\s+completed\\s+ship\\s`, 'm'));
   }, 120_000);

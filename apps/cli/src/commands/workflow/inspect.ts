@@ -32,6 +32,8 @@ export default class WorkflowInspect extends JunctionCommand {
         this.log(`Workflow run ${run.id}  ${run.workflowKey}  ${run.status}`);
         this.log(`  name      ${run.workflowName}`);
         this.log(`  source    ${run.source ?? '-'}`);
+        // The step it waits at, or the last one it entered once it ended.
+        this.log(`  step      ${run.currentStep ?? '-'}`);
         this.log(`  created   ${run.createdAt.toISOString()}`);
         this.log(`  input     ${brief(run.input)}`);
         if (run.output !== null) this.log(`  output    ${brief(run.output)}`);
