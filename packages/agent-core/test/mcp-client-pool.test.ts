@@ -9,6 +9,7 @@ import { McpClientPool } from '../src/mcp/mcp-client-pool.js';
 import type { McpServerSpec } from '../src/mcp/mcp-client-pool.js';
 import { fixtureServerPath, startHttpFixture } from './fixture-server.js';
 import type { HttpFixture } from './fixture-server.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const require = createRequire(import.meta.url);
 const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -101,13 +102,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
+async function waitUntil(what: string, check: () => boolean): Promise<boolean> {
+  return eventually(what, check);
 }
 
 /** The AgentCoreError `start()` rejects with, and how long it took from the call. */
@@ -260,7 +256,7 @@ describe('McpClientPool over stdio', () => {
       exitCode: 3,
       phase: 'connect',
     });
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(10_000);
     expect(pool.activeKeys()).toEqual([]);
   });
 
@@ -300,11 +296,11 @@ describe('McpClientPool over stdio', () => {
     expect(error.code).toBe('MCP_TIMEOUT');
     expect(error.message).toContain('did not finish connecting within 1000 ms');
     expect(ms).toBeGreaterThanOrEqual(950);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(10_000);
     const [pid] = pidsIn(pids);
     expect(pid).toBeDefined();
     // The pool tears the child down by itself, before any closeAll.
-    expect(await waitUntil(() => !isAlive(pid as number), 3_000)).toBe(true);
+    expect(await waitUntil('the child to exit', () => !isAlive(pid as number))).toBe(true);
     expect(pool.activeKeys()).toEqual([]);
   });
 
@@ -319,7 +315,7 @@ describe('McpClientPool over stdio', () => {
     expect(error.message).toBe(
       'MCP server "fixture" exited with code 1 while calling tool "add": fixture: crashing after 2 tool calls. It is started again on next use.',
     );
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(10_000);
     expect(pool.activeKeys()).toEqual([]);
     const again = await pool.callTool('k', spec, 'add', { a: 2, b: 3 });
     expect(again.structuredContent).toEqual({ sum: 5 });
@@ -335,14 +331,14 @@ describe('McpClientPool over stdio', () => {
     const spec = stdioFixture(['--pid-file', pids]);
     await pool.listTools('k', spec);
     const { error, ms } = await failure(() =>
-      pool.callTool('k', spec, 'slow', { ms: 5_000 }, { timeoutMs: 300 }),
+      pool.callTool('k', spec, 'slow', { ms: 60_000 }, { timeoutMs: 300 }),
     );
     expect(error.code).toBe('MCP_TIMEOUT');
     expect(error.message).toBe(
       'MCP server "fixture" did not finish calling tool "slow" within 300 ms',
     );
     expect(ms).toBeGreaterThanOrEqual(290);
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(10_000);
     expect(textOf(await pool.callTool('k', spec, 'echo', { text: 'still here' }))).toBe(
       'still here',
     );
@@ -356,12 +352,12 @@ describe('McpClientPool over stdio', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const { error, ms } = await failure(() =>
-      pool.callTool('k', spec, 'slow', { ms: 5_000 }, { signal: controller.signal }),
+      pool.callTool('k', spec, 'slow', { ms: 60_000 }, { signal: controller.signal }),
     );
     expect(error.code).toBe('MCP_REQUEST_FAILED');
     expect(error.message).toBe('Calling tool "slow" on MCP server "fixture" was cancelled');
     expect(error.details).toMatchObject({ cancelled: true });
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(10_000);
   });
 
   it('never puts env values in errors, even when the server prints them', async () => {
@@ -394,7 +390,7 @@ describe('McpClientPool over stdio', () => {
     );
     expect(after.map((tool) => tool.name)).toEqual(['add', 'echo']);
     const [old] = pidsIn(pids);
-    expect(await waitUntil(() => !isAlive(old as number), 3_000)).toBe(true);
+    expect(await waitUntil('the old child to exit', () => !isAlive(old as number))).toBe(true);
   });
 
   it('lets a call in flight finish on the old connection when the spec of its key changes', async () => {
@@ -407,7 +403,7 @@ describe('McpClientPool over stdio', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['echo']);
     expect(textOf(await running)).toBe('waited 600 ms');
     const [old, current] = pidsIn(pids);
-    expect(await waitUntil(() => !isAlive(old as number), 3_000)).toBe(true);
+    expect(await waitUntil('the old child to exit', () => !isAlive(old as number))).toBe(true);
     expect(isAlive(current as number)).toBe(true);
   });
 
@@ -424,7 +420,7 @@ describe('McpClientPool over stdio', () => {
   });
 
   it('closeAll leaves no child process behind and refuses later calls', async () => {
-    newPool({ connectTimeoutMs: 10_000 });
+    newPool({ connectTimeoutMs: 60_000 });
     const pids = pidFile();
     await Promise.all(
       ['a', 'b', 'c'].map((key) => pool.listTools(key, stdioFixture(['--pid-file', pids]))),
@@ -432,11 +428,11 @@ describe('McpClientPool over stdio', () => {
     // One more key still connecting to a server that never answers.
     const hanging = pool.listTools('hung', stdioFixture(['--hang', '--pid-file', pids]));
     hanging.catch(() => undefined);
-    await waitUntil(() => pidsIn(pids).length === 4, 5_000);
+    await waitUntil('four children', () => pidsIn(pids).length === 4);
     expect(pool.activeKeys()).toEqual(['a', 'b', 'c']);
     const started = Date.now();
     await pool.closeAll();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     for (const pid of pidsIn(pids)) expect(isAlive(pid)).toBe(false);
     expect((await failure(() => hanging)).error.code).toBe('MCP_POOL_CLOSED');
     expect(pool.activeKeys()).toEqual([]);
@@ -507,7 +503,7 @@ describe('McpClientPool over HTTP', () => {
     const { error, ms } = await failure(() => pool.listTools('h', httpSpec(server.url)));
     expect(error.code).toBe('MCP_TIMEOUT');
     expect(ms).toBeGreaterThanOrEqual(950);
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(10_000);
   });
 
   it('fails a call in flight when the server goes away, and says so when it cannot reconnect', async () => {
@@ -515,14 +511,14 @@ describe('McpClientPool over HTTP', () => {
     newPool();
     const spec = httpSpec(server.url);
     await pool.listTools('h', spec);
-    const inFlight = pool.callTool('h', spec, 'slow', { ms: 10_000 });
+    const inFlight = pool.callTool('h', spec, 'slow', { ms: 60_000 });
     inFlight.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 200));
     await server.stop();
     const { error, ms } = await failure(() => inFlight);
     expect(error.code).toBe('MCP_SERVER_EXITED');
     expect(error.message).toContain('MCP server "remote"');
-    expect(ms).toBeLessThan(3_000);
+    expect(ms).toBeLessThan(10_000);
     const next = await failure(() => pool.listTools('h', spec));
     expect(next.error.code).toBe('MCP_CONNECT_FAILED');
     expect(next.error.message).toBe(

@@ -82,7 +82,7 @@ describe('cancelling a run', () => {
     await until('the model call', async () => (h!.fake.requests.length > 0 ? true : undefined));
     const t0 = Date.now();
     const { run: ended, ended: done } = await door.cancel(run.id);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(done).toBe(true);
     expect(ended).toMatchObject({ id: run.id, status: 'cancelled', error: CANCELLED_MESSAGE });
     expect(ended.cancelRequestedAt).toBeInstanceOf(Date);
@@ -184,7 +184,7 @@ describe('cancelling a run', () => {
       const took = Date.now() - t0;
       expect(done).toBe(true);
       expect(ended).toMatchObject({ status: 'cancelled', error: CANCELLED_MESSAGE });
-      expect(took).toBeLessThan(2000);
+      expect(took).toBeLessThan(10_000);
     } finally {
       await shared.close();
     }
