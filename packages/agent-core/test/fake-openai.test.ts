@@ -224,15 +224,16 @@ describe('fake-openai in process', () => {
       method: 'POST',
       headers: AUTH,
       body: JSON.stringify({ messages: userTurn }),
-      signal: AbortSignal.timeout(5_000),
+      signal: AbortSignal.timeout(60_000),
     }).catch((err: unknown) => err);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closing = Date.now();
     await hanging.close();
-    expect(Date.now() - closing).toBeLessThan(1_000);
+    // Far sooner than the open request's own 60 s time-out.
+    expect(Date.now() - closing).toBeLessThan(30_000);
     // The dropped connection fails the fetch (a TypeError from another realm than jest's).
     expect(String(await open)).toMatch(/fetch failed|terminated|other side closed/);
-  }, 10_000);
+  });
 
   it('drives a 5-turn agent with one tool call per turn in tool-loop mode', async () => {
     const loop = await startFakeOpenAI({

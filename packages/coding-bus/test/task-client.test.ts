@@ -200,7 +200,8 @@ describe('sendCodingTask', () => {
     setTimeout(() => controller.abort(), 100);
     const t0 = Date.now();
     expect(await pending).toMatchObject({ status: 'cancelled' });
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Far sooner than the task's 30 s time-out.
+    expect(Date.now() - t0).toBeLessThan(15_000);
   });
 
   it('drops a result that does not fit the protocol and keeps waiting for one that does', async () => {
