@@ -10,7 +10,8 @@ describe('junction CLI skeleton', () => {
     };
     const r = runCli(['--version']);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`@junction/cli/${pkg.version}`);
+    expect(r.stdout).toContain(`junction/${pkg.version} `);
+    expect(r.stdout).not.toContain('@junction/cli');
   });
 
   it('lists its commands in --help', () => {
