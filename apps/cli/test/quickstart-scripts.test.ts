@@ -59,7 +59,7 @@ describe('link_cli', () => {
       XDG_CONFIG_HOME: temp(),
     });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain(`@junction/cli/${version}`);
+    expect(run.stdout).toContain(`junction/${version} `);
     // Linking again rewrites our own shim.
     expect((await bash('link_cli', { HOME: home })).status).toBe(0);
   });
