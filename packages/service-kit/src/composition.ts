@@ -235,15 +235,15 @@ function buildExecutor(
       ? { approvalUrl: config.notifications.approval_webhook_url }
       : {}),
     approvalTimeoutMs: config.notifications.approval_webhook_timeout * 1000,
+    ...(config.notifications.signing_secret
+      ? { signingSecret: config.notifications.signing_secret }
+      : {}),
   });
   // Every run this process finishes reaches the notifier, whoever submitted it.
   const finished: Array<(run: Run) => void> = [];
   const workers = new RunWorkers({
     store,
     runner,
-    ...(config.notifications.signing_secret
-      ? { signingSecret: config.notifications.signing_secret }
-      : {}),
     logger,
     concurrency: config.workers.concurrency,
     ...(bus ? { bus, busPollMs: config.queue.nats.poll_seconds * 1000 } : {}),
@@ -354,6 +354,8 @@ export function composeService(options: ComposeOptions): Composition {
   const configHome = options.workspace?.paths.configHome;
   const workflows = createWorkflowDoor({
     store,
+    // A process that executes runs records a root span for each workflow run it starts.
+    tracer: () => executor?.tracing.tracer,
     // Asked each time: the webhook port may be bound after the door is made (webhookListening).
     publicUrl: () =>
       approvalBaseUrl(config, {

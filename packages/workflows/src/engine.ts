@@ -683,7 +683,11 @@ export class Advance {
       if (run.status !== 'queued' && run.status !== 'running') break;
       if (this.#signal.aborted) throw this.#signal.reason;
     }
-    const ended = (end: { status: WorkflowStep['status']; output?: Value; error?: string }): void => {
+    const ended = (end: {
+      status: WorkflowStep['status'];
+      output?: Value;
+      error?: string;
+    }): void => {
       const patch = { ...end, completedAt: run.completedAt ?? this.#now() };
       if (record) Object.assign(record, patch);
       else {

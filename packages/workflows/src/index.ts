@@ -21,7 +21,7 @@ export type {
   WorkflowReservation,
   WorkflowWorkersOptions,
 } from './workflow-workers.js';
-export { checkInput, findWorkflow, startWorkflowRun } from './start-run.js';
+export { checkInput, findWorkflow, SPAN_WORKFLOW_START, startWorkflowRun } from './start-run.js';
 export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
 export {
   approvalLinks,

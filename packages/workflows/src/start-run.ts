@@ -5,7 +5,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { storedIdempotencyKey } from '@junction/agent-core/runs';
 import { inputDepthProblem } from '@junction/config-templates';
 import type { Store, Workflow, WorkflowRun } from '@junction/store';
-import { activeTraceParent } from '@junction/telemetry';
+import { activeTraceParent, withSpan, type Tracer } from '@junction/telemetry';
 import { storedWorkflowOf } from './definition.js';
 import { WorkflowError } from './errors.js';
 import type { WorkflowModel } from './model.js';
@@ -18,8 +18,10 @@ export interface StartWorkflowDeps {
   /** An idle worker of this process to hand the run to as it is written. */
   reserve?: () => WorkflowReservation | undefined;
   now?: () => Date;
-  /** Draws the ids of a new run's trace (crypto's randomBytes by default). */
+  /** Draws the ids of a new run's trace when there is no tracer (crypto's randomBytes by default). */
   random?: RandomBytes;
+  /** Records the root span of a run started outside any trace. */
+  tracer?: Tracer;
 }
 
 export interface StartWorkflowRequest {
@@ -247,11 +249,36 @@ export async function startWorkflowRun(
   deps: StartWorkflowDeps,
   request: StartWorkflowRequest,
 ): Promise<{ run: WorkflowRun; replayed: boolean }> {
+  // A run started inside a trace (a schedule's fire) nests under it. Any other starts a trace
+  // of its own under a real root span, `workflow.start`, that every advance nests under; with
+  // no tracer nothing is exported, so random ids that name no span do no harm.
+  const inherited = request.trace_parent ?? activeTraceParent();
+  if (inherited !== undefined || deps.tracer === undefined) {
+    return startUnder(deps, request, inherited ?? newTraceParent(deps.random));
+  }
+  return withSpan(
+    deps.tracer,
+    SPAN_WORKFLOW_START,
+    { 'workflow.id': String(request.workflow_id), 'workflow.source': request.source },
+    async (span) => {
+      const started = await startUnder(deps, request, activeTraceParent()!);
+      span.setAttribute('workflow.run_id', started.run.id);
+      return started;
+    },
+  );
+}
+
+/** The span a workflow run started outside any trace has as its root. */
+export const SPAN_WORKFLOW_START = 'workflow.start';
+
+async function startUnder(
+  deps: StartWorkflowDeps,
+  request: StartWorkflowRequest,
+  traceParent: string,
+): Promise<{ run: WorkflowRun; replayed: boolean }> {
   const { store } = deps;
   const input = request.input ?? {};
   const now = deps.now?.() ?? new Date();
-  // A run started inside a trace (a schedule's fire) nests under it; any other starts its own.
-  const traceParent = request.trace_parent ?? activeTraceParent() ?? newTraceParent(deps.random);
   const key =
     request.idempotency_key === undefined
       ? null

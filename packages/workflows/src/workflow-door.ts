@@ -16,6 +16,7 @@ import { agentRunKeyPrefix } from './engine.js';
 import { WorkflowError } from './errors.js';
 import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
 import type { RandomBytes, WorkflowReservation } from './workflow-workers.js';
+import type { Tracer } from '@junction/telemetry';
 
 export interface WorkflowDoor {
   start(request: StartWorkflowRequest): Promise<{ run: WorkflowRun; replayed: boolean }>;
@@ -73,10 +74,22 @@ export interface WorkflowDoorDeps {
     options: { actor?: string; source?: string; waitMs: number },
   ) => Promise<unknown>;
   now?: () => Date;
-  /** Draws the ids of new runs' traces (crypto's randomBytes by default). */
+  /** Draws the ids of new runs' traces when there is no tracer (crypto's randomBytes by default). */
   random?: RandomBytes;
+  /**
+   * Records the root span (`workflow.start`) of a run started outside any trace; asked at each
+   * start (a process's tracer may be made after its door).
+   */
+  tracer?: () => Tracer | undefined;
 }
 
+/** The tracer to start a run with, if the process has one now. */
+function tracerOf(deps: WorkflowDoorDeps): { tracer?: Tracer } {
+  const tracer = deps.tracer?.();
+  return tracer ? { tracer } : {};
+}
+
+/** The workflow door: starts, inspects, cancels and decides workflow runs. */
 export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
   const { store } = deps;
   let key: Promise<Buffer> | undefined;
@@ -101,6 +114,7 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
           ...(deps.reserve ? { reserve: deps.reserve } : {}),
           ...(deps.now ? { now: deps.now } : {}),
           ...(deps.random ? { random: deps.random } : {}),
+          ...tracerOf(deps),
         },
         request,
       ),

@@ -39,9 +39,9 @@ describe('what a decision makes the run do', () => {
   });
 
   it('fails after a rejection of a step without onRejected, nested ones too', () => {
-    expect(
-      decisionOutcome({ status: 'rejected', stepName: 'inner', workflowRunId: 7 }, run),
-    ).toBe('Workflow run 7 fails: step "inner" has no onRejected to go on at.');
+    expect(decisionOutcome({ status: 'rejected', stepName: 'inner', workflowRunId: 7 }, run)).toBe(
+      'Workflow run 7 fails: step "inner" has no onRejected to go on at.',
+    );
   });
 
   it('says both paths when the step cannot be found in the definition', () => {

@@ -4,7 +4,12 @@
 // source; every advance of the run is in that trace. A run a schedule fires still nests under
 // the fire (start-run.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { createWorkflowDoor, newTraceParent, workflowTraceParent } from '../src/index.js';
+import {
+  createWorkflowDoor,
+  newTraceParent,
+  SPAN_WORKFLOW_START,
+  workflowTraceParent,
+} from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -40,9 +45,7 @@ states:
       random: counting(1),
     });
     const { run } = await door.start({ workflow_id: 'gate', source: 'api' });
-    expect(run.traceParent).toBe(
-      '00-0102030405060708090a0b0c0d0e0f10-1112131415161718-01',
-    );
+    expect(run.traceParent).toBe('00-0102030405060708090a0b0c0d0e0f10-1112131415161718-01');
     await h.waitFor(run.id, ['waiting_approval']);
     const [approval] = await h.store.approvals.list({ workflowRunId: run.id });
     await door.decide(approval!.approvalId, { decision: 'approved', source: 'cli' });
@@ -59,6 +62,46 @@ states:
     }
     const second = await door.start({ workflow_id: 'gate', source: 'api' });
     expect(second.run.traceParent).not.toBe(run.traceParent);
+  });
+
+  it('with a tracer, nests every advance under a real root span, workflow.start', async () => {
+    h.workflow(
+      'gate.workflow.yaml',
+      `id: gate
+start: ask
+states:
+  - {id: ask, type: human_approval, message: "Go?", transition: done}
+  - {id: done, type: inject, data: {ok: true}, end: true}
+`,
+    );
+    await h.sync();
+    const door = createWorkflowDoor({
+      store: h.store,
+      publicUrl: 'http://127.0.0.1:8587',
+      due: () => h.workers.due(),
+      tracer: () => h.tracing.tracer,
+    });
+    const { run } = await door.start({ workflow_id: 'gate', source: 'api' });
+    await h.waitFor(run.id, ['waiting_approval']);
+    const [approval] = await h.store.approvals.list({ workflowRunId: run.id });
+    await door.decide(approval!.approvalId, { decision: 'approved', source: 'cli' });
+    await h.waitFor(run.id);
+    const spans = h.tracing.memoryExporter!.getFinishedSpans();
+    const root = spans.find(
+      (s) => s.name === SPAN_WORKFLOW_START && s.attributes['workflow.run_id'] === run.id,
+    );
+    expect(root).toBeDefined();
+    expect(root!.parentSpanContext).toBeUndefined();
+    const { traceId, spanId } = root!.spanContext();
+    expect(run.traceParent).toBe(`00-${traceId}-${spanId}-01`);
+    const advances = spans.filter(
+      (s) => s.name === 'workflow.run' && s.attributes['workflow.run_id'] === run.id,
+    );
+    expect(advances.length).toBeGreaterThanOrEqual(2);
+    for (const advance of advances) {
+      expect(advance.spanContext().traceId).toBe(traceId);
+      expect(advance.parentSpanContext?.spanId).toBe(spanId);
+    }
   });
 
   it('never uses an all-zero id, which W3C Trace Context forbids', () => {
