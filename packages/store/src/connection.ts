@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createClient, type Client, type InArgs } from '@libsql/client';
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { Client, InArgs, createClient as CreateClientFn } from '@libsql/client';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import { DEFAULT_TIMEOUT_MS, Deadline } from './deadline.js';
+import { drizzleOver } from './drizzle-database.js';
 import { guardClient } from './guarded-client.js';
 import type { RowReader } from './direct-select.js';
 import { openLocalClient } from './local-client.js';
@@ -148,6 +149,16 @@ async function configureInTime(
   }
 }
 
+type CreateClient = typeof CreateClientFn;
+
+/**
+ * @libsql/client's factory, for a server only: its remote clients (HTTP, WebSocket) are a large
+ * share of a start, and a local database never uses them (see local-client.ts).
+ */
+async function remoteClientFactory(): Promise<CreateClient> {
+  return (await import('@libsql/client')).createClient;
+}
+
 /**
  * A local database (a file or `:memory:`) gets a client of our own over the `libsql` driver
  * (see local-client.ts): drizzle and the direct reads share its one connection and its kept
@@ -156,8 +167,10 @@ async function configureInTime(
 function openClient(
   location: StoreLocation,
   options: ConnectOptions,
+  createClient: CreateClient | undefined,
 ): { client: Client; rows: RowReader } {
   if (location.kind === 'remote') {
+    if (createClient === undefined) throw new Error('the libSQL client for servers is not loaded');
     const client = wellFormedClient(
       createClient({ url: clientUrl(location), authToken: options.authToken }),
     );
@@ -178,6 +191,8 @@ export async function acquireConnection(
   location: StoreLocation,
   options: ConnectOptions,
 ): Promise<Connection> {
+  // Loaded before the lookup below, which must not await before it registers a new connection.
+  const createClient = location.kind === 'remote' ? await remoteClientFactory() : undefined;
   const key = cacheKey(location);
   const existing = key === undefined ? undefined : connections.get(key);
   if (existing) {
@@ -193,13 +208,13 @@ export async function acquireConnection(
 
   let opened: { client: Client; rows: RowReader };
   try {
-    opened = openClient(location, options);
+    opened = openClient(location, options, createClient);
   } catch (err) {
     throw openFailed(location, err);
   }
   const { client, rows } = opened;
   const guarded = guardClient(client);
-  const db = drizzle(guarded);
+  const db = drizzleOver(guarded);
   const queue = new WriteQueue();
   const conn: SharedConnection = {
     key,

@@ -11,7 +11,7 @@ import {
   type Transaction,
   type TransactionMode,
   type Value,
-} from '@libsql/client';
+} from '@libsql/client/sqlite3';
 import Database from 'libsql';
 import type { RowReader } from './direct-select.js';
 
