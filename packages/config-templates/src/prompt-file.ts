@@ -5,10 +5,10 @@
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Dotprompt, picoschema } from 'dotprompt';
 import type { ParsedPrompt } from 'dotprompt';
 import { stringify } from 'yaml';
 import { readYaml } from './yaml-text.js';
+import { loadDotprompt } from './dotprompt-loader.js';
 import { z } from 'zod';
 import { DEFAULT_MAX_STEPS, agentDefinitionSchema } from './agent-definition.js';
 import { agentNameProblem, hasControlCharacter, visibleText } from './names.js';
@@ -160,6 +160,7 @@ async function toJsonSchema(
   file: string,
 ): Promise<Record<string, unknown> | undefined> {
   if (schema === undefined) return undefined;
+  const { picoschema } = await loadDotprompt();
   try {
     const converted: unknown = await picoschema(schema);
     return isPlainObject(converted) ? converted : undefined;
@@ -169,6 +170,7 @@ async function toJsonSchema(
 }
 
 async function checkBody(template: string, file: string, bodyLine: number): Promise<void> {
+  const { Dotprompt } = await loadDotprompt();
   try {
     const render = await new Dotprompt().compile({ template } as ParsedPrompt);
     await render({ input: {} });
@@ -238,6 +240,7 @@ export async function parsePrompt(source: string, file: string): Promise<AgentDe
   }
   const fm = checked.data;
 
+  const { Dotprompt } = await loadDotprompt();
   const template = new Dotprompt().parse(text).template;
   await checkBody(template, file, bodyLine);
 

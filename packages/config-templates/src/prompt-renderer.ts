@@ -1,9 +1,9 @@
 // Renders an agent's prompt body into a system prompt and chat messages. dotprompt compiles
 // Handlebars with noEscape, so `{{userInput}}` keeps quotes, `<` and `&` as typed: agent prompts
 // are not HTML (a test pins this, in case a dotprompt upgrade changes it).
-import { Dotprompt } from 'dotprompt';
 import type { Message, ParsedPrompt, PromptFunction } from 'dotprompt';
 import type { AgentDefinition } from './agent-definition.js';
+import { loadDotprompt } from './dotprompt-loader.js';
 import { PromptError } from './errors.js';
 
 /** The values a prompt body can use. */
@@ -53,7 +53,9 @@ const compiled = new WeakMap<AgentDefinition, Promise<PromptFunction>>();
 function compiledBody(definition: AgentDefinition): Promise<PromptFunction> {
   let render = compiled.get(definition);
   if (!render) {
-    render = new Dotprompt().compile({ template: definition.template } as ParsedPrompt);
+    render = loadDotprompt().then(({ Dotprompt }) =>
+      new Dotprompt().compile({ template: definition.template } as ParsedPrompt),
+    );
     compiled.set(definition, render);
   }
   return render;
