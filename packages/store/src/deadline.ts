@@ -29,7 +29,7 @@ export class Deadline {
   race<T>(work: PromiseLike<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.#error()), Math.max(0, this.#at - this.#now()));
+      timer = setTimeout(() => reject(this.#error(true)), Math.max(0, this.#at - this.#now()));
       timer.unref();
     });
     // Subscribed to once: a drizzle query is a lazy thenable that runs again on every then().
@@ -41,11 +41,11 @@ export class Deadline {
 
   /** Runs `task` unless the deadline has passed (a write that waited too long is not sent). */
   run<T>(task: () => PromiseLike<T>): Promise<T> {
-    if (this.#now() >= this.#at) return Promise.reject(this.#error());
+    if (this.#now() >= this.#at) return Promise.reject(this.#error(false));
     return this.race(task());
   }
 
-  #error(): StoreError {
-    return storeDeadlineError(this.#operation, this.#timeoutMs);
+  #error(sent: boolean): StoreError {
+    return storeDeadlineError(this.#operation, this.#timeoutMs, sent);
   }
 }

@@ -120,13 +120,26 @@ function innermostMessage(err: unknown): string {
   return message;
 }
 
-/** The error of a store call that got no answer within its deadline (`database_timeout_ms`). */
-export function storeDeadlineError(operation: string, timeoutMs: number): StoreError {
+/**
+ * The error of a store call that got no answer within its deadline (`database_timeout_ms`).
+ * `sent`: whether the statement had gone to the server (it may still be applied there) or was
+ * never sent (it waited too long for its turn): only an unsent write is safe to repeat.
+ */
+export function storeDeadlineError(
+  operation: string,
+  timeoutMs: number,
+  sent: boolean,
+): StoreError {
   return new StoreError(
     'STORE_UNAVAILABLE',
     `Cannot ${operation}: the database did not answer within ${timeoutMs} ms. Retry shortly; check that the libSQL server (sqld) is running and not overloaded, or raise database_timeout_ms if it is only slow.`,
-    { details: { operation, timeoutMs } },
+    { details: { operation, timeoutMs, sent } },
   );
+}
+
+/** True when a STORE_UNAVAILABLE call is known never to have reached the database. */
+export function storeCallUnsent(err: unknown): boolean {
+  return isStoreError(err, 'STORE_UNAVAILABLE') && err.details.sent === false;
 }
 
 /** Turns any error thrown by a query into a StoreError that says what went wrong during `operation`. */
@@ -167,6 +180,8 @@ export function toStoreError(err: unknown, operation: string): StoreError {
   }
   if (driver === undefined && isUnreachable(err)) {
     const why = innermostMessage(err);
+    // A refused connection never carried the statement; a reset or a lost answer may have.
+    details.sent = !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(why);
     return new StoreError(
       'STORE_UNAVAILABLE',
       `Cannot ${operation}: the database server cannot be reached (${why}). Retry shortly; check that the libSQL server (sqld) is running and reachable from here.`,

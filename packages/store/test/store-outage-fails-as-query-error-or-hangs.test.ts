@@ -4,19 +4,25 @@
 // the store's deadline, and the store works again once the server is back.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
-import { isStoreError, openStore, type Store } from '../src/index.js';
+import {
+  isStoreError,
+  openStore,
+  storeCallUnsent,
+  type Store,
+  type StoreError,
+} from '../src/index.js';
 import { SQLD_AVAILABLE } from './helpers.js';
 
 const TIMEOUT_MS = 1500;
 
 /** What a failed call threw, for one readable assertion. */
-async function failure(call: Promise<unknown>): Promise<{ code: string; message: string }> {
+async function failure(call: Promise<unknown>): Promise<StoreError> {
   const err = await call.then(
     () => new Error('the call succeeded although the server was away'),
     (e: unknown) => e,
   );
-  expect(isStoreError(err)).toBe(true);
-  return { code: (err as { code: string }).code, message: (err as Error).message };
+  if (!isStoreError(err)) throw new Error(`expected a StoreError, got ${String(err)}`);
+  return err;
 }
 
 (SQLD_AVAILABLE ? describe : describe.skip)('a libSQL server that is away', () => {
@@ -45,6 +51,8 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; message:
     expect(read.message).toMatch(/cannot be reached \(.*ECONNREFUSED.*\)\. Retry shortly/);
     const write = await failure(store.environments.create({ name: 'while-down' }));
     expect(write.code).toBe('STORE_UNAVAILABLE');
+    // A refused connection carried nothing: the write is safe to repeat.
+    expect(storeCallUnsent(write)).toBe(true);
     await server.start();
     expect((await store.environments.list()).map((e) => e.name)).toEqual(['default']);
   });
@@ -66,6 +74,8 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; message:
       'STORE_UNAVAILABLE',
     ]);
     expect(read.message).toMatch(/did not answer within 1500 ms/);
+    // The write in flight may still be applied when the server thaws: not safe to repeat.
+    expect(storeCallUnsent(write)).toBe(false);
     process.kill(pid, 'SIGCONT');
     frozen = false;
     const names = (await store.environments.list()).map((e) => e.name);

@@ -156,7 +156,7 @@ export function toHttpFailure(err: unknown): HttpFailure {
           error: {
             code: busy ? 'SERVICE_BUSY' : known.code,
             message: busy
-              ? 'The run store is busy or restarting; nothing was queued. Retry in a moment.'
+              ? 'The run store is busy, restarting or did not answer; the run may not have been queued. Retry in a moment with the same Idempotency-Key, so a run that was queued is not queued twice.'
               : redactText(known.message),
             ...(!busy && isAgentCoreError(known) && Object.keys(known.details).length > 0
               ? { details: known.details as Record<string, JsonValue> }

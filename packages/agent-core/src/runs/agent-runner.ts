@@ -440,6 +440,9 @@ export class AgentRunner {
         }),
     });
     const stored = <T>(call: () => Promise<T>): Promise<T> => whileStoreAway(call, storeWait);
+    // An insert (a child run, an event) is repeated only if it never reached the store.
+    const storedOnce = <T>(call: () => Promise<T>): Promise<T> =>
+      whileStoreAway(call, { ...storeWait, onlyUnsent: true });
     const recorder = new RunRecorder(store, run.id, options.onWritten, undefined, storeWait);
     // Aborted with the store's error when a tool call's store write failed: the run ends with it.
     const storeFailed = new AbortController();
@@ -603,7 +606,7 @@ export class AgentRunner {
         },
         runSubAgent: async (sub, task, variables) => {
           // Created already claimed by this worker: no other worker can take it in between.
-          const child = await stored(() =>
+          const child = await storedOnce(() =>
             store.runs.create({
               agentId: sub.id,
               agentName: sub.name,
@@ -714,7 +717,7 @@ export class AgentRunner {
           ? RECOVERY_REASON
           : redactor.text(this.#describe(failure, status, timeout));
       const endStatus = askedToStop ? 'cancelled' : interrupted ? 'error' : status;
-      await stored(() =>
+      await storedOnce(() =>
         store.runEvents.append(run.id, {
           type: 'run_error',
           payload: { message, status: endStatus },

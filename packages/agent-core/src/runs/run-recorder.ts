@@ -60,7 +60,8 @@ export class RunRecorder {
       try {
         const write = (): Promise<void> =>
           this.#store.runEvents.record(this.#runId, events, progress);
-        await (this.#wait ? whileStoreAway(write, this.#wait) : write());
+        // Events are appended: written again only if the first write never reached the store.
+        await (this.#wait ? whileStoreAway(write, { ...this.#wait, onlyUnsent: true }) : write());
         if (events.length > 0) this.#onWritten?.(this.#runId);
       } catch (err) {
         this.#failure = err;

@@ -159,6 +159,19 @@ export function resultText(result: ToolCallResult): string {
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
+ * The store itself failed (away, locked, closed, broken): the run stops. Any other store answer
+ * to a tool (a sub-agent gone, a conflict) is the tool's error, for the model to act on.
+ */
+function storeFault(err: unknown): boolean {
+  return (
+    isStoreError(err) &&
+    (['STORE_UNAVAILABLE', 'STORE_BUSY', 'STORE_CLOSED', 'STORE_QUERY_FAILED'] as const).some(
+      (code) => err.code === code,
+    )
+  );
+}
+
+/**
  * The tools a run exposes to the model: the agent's MCP tools (called through the pool)
  * and each sub-agent as a tool that starts a child run. A tool's failure is thrown back to
  * the AI SDK, which hands it to the model as a tool error; it does not end the run.
@@ -188,7 +201,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
           text = out.text;
           if (out.isError) error = text || 'the tool reported an error';
         } catch (err) {
-          if (isStoreError(err) && input.onStoreFailure) {
+          if (storeFault(err) && input.onStoreFailure) {
             // Not the tool's answer: the run stops, and the model is not asked again.
             input.onStoreFailure(err);
             throw new Error('The run stopped: its store did not answer.');

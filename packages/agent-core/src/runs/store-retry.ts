@@ -1,4 +1,4 @@
-import { isStoreError } from '@junction/store';
+import { isStoreError, storeCallUnsent } from '@junction/store';
 
 /** How a run waits out a store outage (`whileStoreAway`). */
 export interface StoreWait {
@@ -8,6 +8,11 @@ export interface StoreWait {
   signal?: AbortSignal;
   /** Told once per call, at its first failure, that the call waits for the store. */
   onWait?: (err: unknown) => void;
+  /**
+   * The call is not idempotent (it inserts): tried again only when the store says it was never
+   * sent. A call that reached a server that then went away may have been applied there.
+   */
+  onlyUnsent?: boolean;
   /** Injectable for tests. */
   now?: () => number;
 }
@@ -40,7 +45,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * Runs `call`, and again with backoff while it fails because the store is unavailable (a
  * database server away or frozen: STORE_UNAVAILABLE), for `wait.forMs` from the first failure:
  * an outage shorter than a run's lease costs the run only the wait (docs/deploy.md). Any other
- * failure, or the last one, is thrown as it is.
+ * failure, or the last one, is thrown as it is; so is one of a call that may have been applied
+ * when `onlyUnsent` says repeating it would apply it twice.
  */
 export async function whileStoreAway<T>(call: () => Promise<T>, wait: StoreWait): Promise<T> {
   const now = wait.now ?? Date.now;
@@ -50,6 +56,7 @@ export async function whileStoreAway<T>(call: () => Promise<T>, wait: StoreWait)
       return await call();
     } catch (err) {
       if (!isStoreError(err, 'STORE_UNAVAILABLE') || wait.signal?.aborted) throw err;
+      if (wait.onlyUnsent && !storeCallUnsent(err)) throw err;
       if (giveUpAt === undefined) {
         giveUpAt = now() + wait.forMs;
         wait.onWait?.(err);
