@@ -136,9 +136,12 @@ export async function decideApproval(
       );
     }
     if (current.status === 'cancelled') {
+      // Withdrawn when its run ended without it: cancelled, or failed or timed out meanwhile.
+      const ended = (await store.workflowRuns.get(current.workflowRunId))?.status ?? 'cancelled';
+      const how = ended === 'cancelled' ? 'was cancelled' : `ended ${ended}`;
       throw new WorkflowError(
         'APPROVAL_WITHDRAWN',
-        `Approval "${approvalId}" was withdrawn: workflow run ${current.workflowRunId} was cancelled${current.decidedAt ? ` at ${current.decidedAt.toISOString()}` : ''}, so there is nothing left to decide. Start a new run with \`junction workflow run\`.`,
+        `Approval "${approvalId}" was withdrawn: workflow run ${current.workflowRunId} ${how}${current.decidedAt ? ` at ${current.decidedAt.toISOString()}` : ''}, so there is nothing left to decide. Start a new run with \`junction workflow run\`.`,
         { approval: approvalView(current), workflow_run_id: current.workflowRunId },
       );
     }

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createWorkflowDoor, type WorkflowDoor } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 let h: Harness;
 let door: WorkflowDoor;
@@ -55,6 +56,30 @@ describe('a cancelled workflow run', () => {
     expect((await h.store.approvals.get(pending!.approvalId))?.status).toBe('cancelled');
   });
 
+  it('a run that times out while waiting withdraws its approval too', async () => {
+    h.workflow(
+      'brief.workflow.yaml',
+      `id: brief
+timeout: 1s
+start: ask
+states:
+  - {id: ask, type: human_approval, message: "Quick?", transition: done}
+  - {id: done, type: inject, data: {ok: true}, end: true}
+`,
+    );
+    await h.sync();
+    const { run } = await door.start({ workflow_id: 'brief', source: 'api' });
+    expect((await h.waitFor(run.id, ['timed_out'])).status).toBe('timed_out');
+    const [approval] = await h.store.approvals.list({ workflowRunId: run.id });
+    expect(approval?.status).toBe('cancelled');
+    await expect(
+      door.decide(approval!.approvalId, { decision: 'approved', source: 'cli' }),
+    ).rejects.toMatchObject({
+      code: 'APPROVAL_WITHDRAWN',
+      message: expect.stringContaining(`workflow run ${run.id} ended timed_out`),
+    });
+  });
+
   it('keeps an approval that was decided before the cancel as it was decided', async () => {
     h.workflow(
       'two.workflow.yaml',
@@ -72,11 +97,7 @@ states:
     await door.decide(approval!.approvalId, { decision: 'approved', source: 'cli' });
     const steps = async (): Promise<string[]> =>
       (await h.store.workflowSteps.list(run.id)).map((s) => `${s.stepName}:${s.status}`);
-    const until = Date.now() + 10_000;
-    while (!(await steps()).includes('wait:running') && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(await steps()).toContain('wait:running');
+    await eventually('the timer step to run', async () => (await steps()).includes('wait:running'));
     await door.cancel(run.id);
     expect((await h.store.approvals.get(approval!.approvalId))?.status).toBe('approved');
   });

@@ -396,8 +396,23 @@ export class WorkflowRunsRepository {
         completedAt: now.getTime(),
       };
       // The step records and the end: one transaction. Records are kept even when the end is
-      // refused (the run was cancelled meanwhile): they say what ran.
-      const items = [...stepItems(db, id, steps, now), { select: (heldUpdate ?? update)!, values }];
+      // refused (the run was cancelled meanwhile): they say what ran. A run that ends other
+      // than completed (failed, timed out while waiting) withdraws its pending approvals first,
+      // while it is still held: nobody can decide them any more.
+      const withdraw =
+        end.status === 'completed'
+          ? []
+          : [
+              {
+                select: directSelect(db, 'workflowRuns.finish:withdraw', {}, withdrawApprovals),
+                values,
+              },
+            ];
+      const items = [
+        ...stepItems(db, id, steps, now),
+        ...withdraw,
+        { select: (heldUpdate ?? update)!, values },
+      ];
       const results = await runWriteBatch(db, items);
       const ended = results.at(-1)?.rows ?? [];
       const [changed] = heldUpdate ? decodeRows(heldUpdate, ended) : [];
@@ -672,6 +687,20 @@ function withDefinition(row: Omit<WorkflowRun, 'definition'>, definition: unknow
   const run = row as WorkflowRun;
   run.definition = definitionOf(definition);
   return run;
+}
+
+/** The pending approvals of run `id`, withdrawn (`cancelled`) while the run is held by `workerId`. */
+function withdrawApprovals(db: LibSQLDatabase) {
+  return db
+    .update(approvals)
+    .set({ status: 'cancelled', decidedAt: slot('completedAt') as unknown as Date })
+    .where(
+      and(
+        eq(approvals.workflowRunId, slot('id') as unknown as number),
+        eq(approvals.status, 'pending'),
+        sql`exists (select 1 from ${workflowRuns} where ${heldSlots()})`,
+      ),
+    );
 }
 
 function finishRun(db: LibSQLDatabase, fields: Partial<typeof RUN_FIELDS>) {
