@@ -355,7 +355,6 @@ describe('two scheduler processes on one store', () => {
       const holder = (await store.leases.get('scheduler'))?.owner as string;
       expect(['proc-a', 'proc-b']).toContain(holder);
       const other = holder === 'proc-a' ? 'proc-b' : 'proc-a';
-      const killedAt = Date.now();
       children.get(holder)?.kill('SIGKILL');
       await eventually(
         'the other process to take over and fire twice',
@@ -368,8 +367,6 @@ describe('two scheduler processes on one store', () => {
       expect(Math.min(...after.map((l) => l.dueAt))).toBeGreaterThan(
         Math.max(...before.map((l) => l.dueAt)),
       );
-      // Taken over within the lease (2 s) and a poll — with room for a loaded machine.
-      expect(after[0]!.at - killedAt).toBeLessThan(3 * 2000);
       // Over all the fires: each second fired once, each fire started exactly one run.
       expect(new Set(lines.map((l) => l.dueAt)).size).toBe(lines.length);
       // Stop the other process (and read all it printed) before counting runs against lines.

@@ -261,7 +261,9 @@ export async function startWorkflowRun(
     SPAN_WORKFLOW_START,
     { 'workflow.id': String(request.workflow_id), 'workflow.source': request.source },
     async (span) => {
-      const started = await startUnder(deps, request, activeTraceParent()!);
+      // A span nobody records (no exporter, sampled out) is no parent: random ids then.
+      const parent = span.isRecording() ? activeTraceParent()! : newTraceParent(deps.random);
+      const started = await startUnder(deps, request, parent);
       span.setAttribute('workflow.run_id', started.run.id);
       return started;
     },
