@@ -73,6 +73,6 @@ export async function withScheduleStore<T>(
 export async function scheduleViewOf(schedule: Schedule, ctx: CliContext): Promise<ScheduleView> {
   const { scheduleView } = await import('@junction/scheduler');
   const { secretRedactor } = await import('@junction/agent-core/models');
-  const { secretsOf } = await import('@junction/service-kit');
+  const { secretsOf } = await import('@junction/service-kit/settings');
   return secretRedactor(secretsOf(ctx.config)).value(scheduleView(schedule)) as ScheduleView;
 }

@@ -12,7 +12,7 @@ export async function withWorkflowDoor<T>(
   const { createContext } = await import('./context.js');
   const { createWorkflowDoor } = await import('@junction/workflows');
   const { cancelRun } = await import('@junction/agent-core/runs');
-  const { approvalBaseUrl } = await import('@junction/service-kit');
+  const { approvalBaseUrl } = await import('@junction/service-kit/settings');
   const ctx = await createContext();
   try {
     const store = await ctx.store();
