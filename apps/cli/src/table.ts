@@ -9,9 +9,13 @@ const MIN_CUT = 6;
  * Formats rows as a left-aligned plain-text table with a header line; no cell can break a line
  * or send a terminal escape. Honours --columns (INVALID_ARGUMENT naming the columns there are)
  * and, at a terminal, cuts the widest columns with "…" until a line fits its width — unless even
- * every column cut to its floor would not fit, when nothing is cut.
+ * every column cut to its floor would not fit, when nothing is cut. Columns in `whole` are never cut.
  */
-export function formatTable(headers: string[], rows: Array<Array<string | number>>): string {
+export function formatTable(
+  headers: string[],
+  rows: Array<Array<string | number>>,
+  options: { whole?: readonly string[] } = {},
+): string {
   const settings = tableSettings();
   let picked = headers.map((_, i) => i);
   if (settings.columns) {
@@ -33,7 +37,12 @@ export function formatTable(headers: string[], rows: Array<Array<string | number
     picked.map((i) => r[i] ?? ''),
   );
   const widths = picked.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const floors = widths.map((w, i) => Math.min(w, Math.max(MIN_CUT, (cells[0]?.[i] ?? '').length)));
+  // A column named in `whole` (a link, a token) is never cut: cut, it is useless.
+  const floors = widths.map((w, i) =>
+    options.whole?.includes(cells[0]?.[i] ?? '')
+      ? w
+      : Math.min(w, Math.max(MIN_CUT, (cells[0]?.[i] ?? '').length)),
+  );
   const sum = (ws: number[]): number => ws.reduce((a, b) => a + b, 0) + 2 * (ws.length - 1);
   // Cut only when cutting makes the lines fit: a table wider than the terminal even with every
   // column at its floor keeps its values whole (the terminal wraps) rather than losing them.
@@ -43,12 +52,11 @@ export function formatTable(headers: string[], rows: Array<Array<string | number
       if (total() <= settings.width) break;
       let widest = -1;
       widths.forEach((w, i) => {
-        const floor = Math.max(MIN_CUT, (cells[0]?.[i] ?? '').length);
-        if (w > floor && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+        if (w > (floors[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
       });
       if (widest < 0) break;
       widths[widest] = Math.max(
-        Math.max(MIN_CUT, (cells[0]?.[widest] ?? '').length),
+        floors[widest] ?? 0,
         (widths[widest] ?? 0) - (total() - settings.width),
       );
     }

@@ -18,7 +18,8 @@ export default class WorkflowApprovals extends JunctionCommand {
     ...tableFlags,
     status: Flags.string({
       char: 's',
-      description: 'approvals with this status: pending, approved, rejected, timed_out, cancelled (withdrawn with their run), or all',
+      description:
+        'approvals with this status: pending, approved, rejected, timed_out, cancelled (withdrawn with their run), or all',
       default: 'pending',
     }),
     limit: Flags.integer({
@@ -68,6 +69,7 @@ export default class WorkflowApprovals extends JunctionCommand {
                 // The page to view and decide it; one that can no longer be decided has none.
                 a.status === 'pending' ? rows[i]!.view_url : '-',
               ]),
+              { whole: ['LINK'] },
             ),
           );
       }
