@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '@junction/store';
 import { API_KEY, call, connectInMemory, createHarness, textOf, type Harness } from './harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 let h: Harness;
 let client: Client;
@@ -21,11 +22,15 @@ afterAll(async () => {
 });
 beforeEach(() => h.fake.reset());
 
+let seen = 0;
+/** The row of the call just made: rows are written just after the answer goes out. */
 async function lastAudit(): Promise<Record<string, unknown>> {
-  // Rows are written just after the answer goes out.
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  const [row] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
-  if (!row) throw new Error('no audit row');
+  const row = await eventually('the audit row of the call just made', async () => {
+    await h.store.auditLog.flush();
+    const [newest] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
+    return newest !== undefined && newest.id > seen ? newest : undefined;
+  });
+  seen = row.id;
   return row as unknown as Record<string, unknown>;
 }
 
