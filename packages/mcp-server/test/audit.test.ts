@@ -159,8 +159,9 @@ describe('audit log of tool calls', () => {
       const result = await call(c, 'list_environments');
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain('"default"');
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(h.logLines.join('')).toContain('writing the MCP audit row failed');
+      await eventually('the failed audit write to be logged', () =>
+        h.logLines.join('').includes('writing the MCP audit row failed'),
+      );
       expect(h.logLines.join('')).toContain('disk full');
     } finally {
       await close();

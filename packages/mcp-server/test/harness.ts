@@ -25,6 +25,7 @@ import {
 import { createLogger, createTracing, type RootLogger } from '@junction/telemetry';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { createMcpServer, type McpServerDeps } from '../src/index.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 export const fixtureServerPath: string = createRequire(import.meta.url).resolve(
   '@junction/tooling/fixtures/mcp-server.mjs',
@@ -222,12 +223,18 @@ export function refusal(result: ToolResult): { code: string; message: string; de
   return error;
 }
 
-/** Audit rows of one action, newest first, once the rows written after the answer are in. */
+/**
+ * Audit rows of one action, newest first, once `ready` holds for them (default: there is one).
+ * Rows are written after the answer goes out, so a test waits for the ones it made.
+ */
 export async function auditRowsOf(
   store: Store,
   action: string,
   limit = 20,
+  ready: (rows: AuditLogEntry[]) => boolean = (rows) => rows.length > 0,
 ): Promise<AuditLogEntry[]> {
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  return store.auditLog.list({ action, limit });
+  return eventually(`the audit rows of ${action}`, async () => {
+    const rows = await store.auditLog.list({ action, limit });
+    return ready(rows) ? rows : undefined;
+  });
 }

@@ -8,6 +8,7 @@ import { createMcpHttpHandler, type McpHttpHandler } from '../src/index.js';
 import { JUNCTION_TOOLS } from '../src/mcp-server.js';
 import { call, createHarness, type Harness } from './harness.js';
 import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const MAX_BODY = 16 * 1024;
 
@@ -118,8 +119,11 @@ describe('Streamable HTTP sessions', () => {
         expect.objectContaining({ name: 'default' }),
       ]);
       // Rows are written just after the answer goes out.
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      const [row] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
+      const row = await eventually("the call's audit row", async () => {
+        await h.store.auditLog.flush();
+        const [newest] = await h.store.auditLog.list({ source: 'mcp', limit: 1 });
+        return newest?.action === 'list_environments' ? newest : undefined;
+      });
       expect(row).toMatchObject({
         transport: 'http',
         action: 'list_environments',

@@ -27,6 +27,7 @@ import { keyRing } from '@junction/tooling/fixtures/key-ring.mjs';
 import { createMcpHttpHandler, type McpHttpHandler } from '../src/index.js';
 import { JUNCTION_TOOLS } from '../src/mcp-server.js';
 import { call, createHarness, type Harness } from './harness.js';
+import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const CLIENT_ID = 'junction-station-7';
 const SCOPE = 'mcp:use';
@@ -548,8 +549,11 @@ describe('signing in with the MCP SDK client (authorization code + PKCE)', () =>
     expect(auth.introspections).toHaveLength(1);
     const [authenticated] = await rowsOf('alice');
     expect(authenticated).toMatchObject({ outcome: 'success', details: { client_id: CLIENT_ID } });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const [toolRow] = await h.store.auditLog.list({ action: 'list_environments', limit: 1 });
+    const toolRow = await eventually("the tool call's audit row", async () => {
+      await h.store.auditLog.flush();
+      const [row] = await h.store.auditLog.list({ action: 'list_environments', limit: 1 });
+      return row;
+    });
     expect(toolRow?.actor).toBe('alice via oauth-client/1.0.0 (127.0.0.1)');
   });
 });

@@ -59,7 +59,20 @@ let disabled: Workflow;
 const data = dataOf;
 
 /** Audit rows of one action, newest first, once the rows written after the answer are in. */
-const auditRows = (action: string): Promise<AuditLogEntry[]> => auditRowsOf(h.store, action);
+/** Audit rows of `action`, once one has the arguments `made` (the test's own call). */
+const auditRows = (
+  action: string,
+  made: (args: Record<string, unknown>) => boolean = () => true,
+): Promise<AuditLogEntry[]> =>
+  auditRowsOf(h.store, action, 20, (rows) =>
+    rows.some((r) => made(r.arguments as Record<string, unknown>)),
+  );
+/** The audit row of `action` whose arguments are `made`'s, once it is written. */
+const auditRow = async (
+  action: string,
+  made: (args: Record<string, unknown>) => boolean,
+): Promise<AuditLogEntry | undefined> =>
+  (await auditRows(action, made)).find((r) => made(r.arguments as Record<string, unknown>));
 
 /** A run of `wf` waiting for the approval `appr-<run>-review`, written straight to the store. */
 async function waitingRun(
@@ -772,7 +785,10 @@ describe('audit', () => {
     await call(client, 'approve_workflow_step', { approval_id: approvalId });
     await call(client, 'cancel_workflow_run', { workflow_run_id: 'x' });
 
-    const [start] = await auditRows('start_workflow_run');
+    const start = await auditRow(
+      'start_workflow_run',
+      (a) => (a.input as { password?: string } | undefined)?.password !== undefined,
+    );
     expect(start).toMatchObject({
       source: 'mcp',
       transport: 'stdio',
@@ -789,9 +805,17 @@ describe('audit', () => {
 
     // The tool calls, one row each (transport set), and the decisions the workflows package
     // records itself (no transport, the approver as actor).
-    const rows = (await auditRows('approve_workflow_step')).filter(
-      (r) => (r.arguments as { approval_id?: string }).approval_id === approvalId,
-    );
+    // Two tool calls and two decisions: wait for the last call's row.
+    const rows = (
+      await auditRowsOf(
+        h.store,
+        'approve_workflow_step',
+        20,
+        (all) =>
+          all.filter((r) => (r.arguments as { approval_id?: string }).approval_id === approvalId)
+            .length >= 4,
+      )
+    ).filter((r) => (r.arguments as { approval_id?: string }).approval_id === approvalId);
     const calls = rows.filter((r) => r.transport === 'stdio');
     const decisions = rows.filter((r) => r.transport === null);
     expect(calls.map((r) => [r.outcome, (r.details as { code?: string } | null)?.code])).toEqual([
@@ -807,7 +831,7 @@ describe('audit', () => {
       expect.objectContaining({ source: 'mcp', actor: 'carol', outcome: 'success' }),
     ]);
 
-    const [cancel] = await auditRows('cancel_workflow_run');
+    const cancel = await auditRow('cancel_workflow_run', (a) => a.workflow_run_id === 'x');
     expect(cancel).toMatchObject({
       arguments: { workflow_run_id: 'x' },
       outcome: 'error',
