@@ -16,7 +16,7 @@ import { startServe, type ServeProcess } from './serve-process.js';
 
 const KEY = 'sk-fuzz-serve-key-1234567';
 const SEED = 20261124;
-const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 /** Requests per route (REST, webhook) and per MCP tool. */
 const PER_ROUTE = 200;
 const PER_TOOL = 200;
@@ -523,7 +523,6 @@ describe('a real `junction serve` under generated hostile requests', () => {
     expect(results.filter((x) => x.status === 'hang')).toEqual([]);
     expect(results.filter((x) => typeof x.status === 'number' && x.status >= 500)).toEqual([]);
     expect(results.filter((x) => x.leaked !== undefined)).toEqual([]);
-    expect(elapsed).toBeLessThan(60_000);
     // Refusals were the rule, and some requests were accepted (the fuzz reached the logic).
     expect(
       results.filter((x) => typeof x.status === 'number' && x.status >= 400).length,
@@ -535,5 +534,6 @@ describe('a real `junction serve` under generated hostile requests', () => {
     );
     const health = await send(serve.ports.api, 'GET', '/health', undefined);
     expect(health !== 'hang' && health.status).toBe(200);
-  }, 120_000);
+    // A hang guard only: a loaded machine makes the 4,000 requests slower, not wrong.
+  }, 600_000);
 });
