@@ -167,12 +167,15 @@ describe('registration', () => {
     expect(c.status().error).toMatch(
       new RegExp(`^failed to connect to 127\\.0\\.0\\.1:${port}: network: connection refused`),
     );
-    await new Promise((r) => setTimeout(r, 1_200));
-    const failures = h
-      .logs()
-      .split('\n')
-      .filter((l) => l.includes('failed to connect to'));
-    expect(failures.length).toBeGreaterThanOrEqual(3);
+    // It keeps trying: wait for the third failure it logs, not for a time.
+    await until(
+      () =>
+        h
+          .logs()
+          .split('\n')
+          .filter((l) => l.includes('failed to connect to')).length >= 3,
+      'three failed attempts',
+    );
     platform = await startFakePlatform({ port });
     await until(() => c.status().state === 'connected', 'registration after the outage');
     expect(platform.auths).toHaveLength(1);
