@@ -276,8 +276,7 @@ describe('GET /api/v1/runs/stream', () => {
         `${told.url}/api/v1/runs/stream?agent=helper`,
         (events) => events.length >= 2,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(listeners.size).toBe(1);
+      await until(() => listeners.size === 1);
       // Written without a word: the stream would see it only at its 5 s look.
       await told.store.runs.create({
         agentId: told.seed.helper.id,
