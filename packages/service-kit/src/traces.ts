@@ -1,17 +1,15 @@
 // Traces kept by Junction itself (issue 19): where a process's spans go, the OTLP/HTTP receiver
 // and the trace viewer of `junction serve` and `junction traces`, the retention of stored spans,
 // the dashboard's static files, and the note that lets one-off commands find a running receiver.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Config } from '@junction/config-templates';
 import type { Store } from '@junction/store';
 import type { Logger, TracingOptions } from '@junction/telemetry';
-import { processAlive } from '@junction/agent-core/runs';
 import { createTraceReceiverApp, startTraceRetention, StoreSpanExporter } from '@junction/traces';
 import { WEB_UI_ROOT } from '@junction/web-ui';
 import express from 'express';
 import type { KeyRing } from './api-keys.js';
 import { LIVE_RECEIVER, LocalReceiverExporter } from './local-receiver-exporter.js';
+import { leaveProcessNote, notePath, readProcessNote, removeProcessNote } from './process-note.js';
 
 /** What /health and the start-up line say of traces. */
 export interface TracesHealth {
@@ -39,16 +37,7 @@ export function urlOf(host: string, port: number): string {
  * when its process is still alive: one-off commands export their spans there.
  */
 export function findLocalReceiver(configHome: string): string | undefined {
-  try {
-    const note = JSON.parse(readFileSync(path.join(configHome, RECEIVER_NOTE), 'utf8')) as {
-      pid?: unknown;
-      url?: unknown;
-    };
-    if (typeof note.pid !== 'number' || typeof note.url !== 'string') return undefined;
-    return processAlive(note.pid) ? note.url : undefined;
-  } catch {
-    return undefined;
-  }
+  return readProcessNote(notePath(configHome, RECEIVER_NOTE));
 }
 
 /** How a process exports its spans (createTracing's options), and what /health says of it. */
@@ -164,8 +153,8 @@ export function tracesPart(options: TracesPartOptions): TracesPart {
   let viewer: string | null = null;
   let dashboard: string | null = null;
   let retention: { stop(): void } | undefined;
-  const notePath =
-    options.configHome === undefined ? undefined : path.join(options.configHome, RECEIVER_NOTE);
+  const noteFile =
+    options.configHome === undefined ? undefined : notePath(options.configHome, RECEIVER_NOTE);
   return {
     receiverApp() {
       const app = express();
@@ -200,16 +189,14 @@ export function tracesPart(options: TracesPartOptions): TracesPart {
     bound(which, url) {
       if (which === 'receiver') {
         receiver = `${url}/v1/traces`;
-        if (notePath !== undefined) {
+        if (noteFile !== undefined) {
           try {
-            const tmp = `${notePath}.${process.pid}.tmp`;
-            writeFileSync(tmp, `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
-            renameSync(tmp, notePath);
+            leaveProcessNote(noteFile, url);
           } catch (err) {
             logger.warn(
               'could not leave the trace receiver note; other commands will not find it',
               {
-                file: notePath,
+                file: noteFile,
                 error: err instanceof Error ? err.message : String(err),
               },
             );
@@ -229,14 +216,9 @@ export function tracesPart(options: TracesPartOptions): TracesPart {
     stop() {
       retention?.stop();
       retention = undefined;
-      if (notePath !== undefined && receiver !== null) {
+      if (noteFile !== undefined && receiver !== null) {
         // Only our own note: another process may have taken the port (and the note) since.
-        try {
-          const note = JSON.parse(readFileSync(notePath, 'utf8')) as { pid?: unknown };
-          if (note.pid === process.pid) rmSync(notePath, { force: true });
-        } catch {
-          // No note, or not ours to remove.
-        }
+        removeProcessNote(noteFile);
       }
     },
     health(exportTo) {

@@ -2,10 +2,8 @@
 // (how callers reach the webhook port, whatever port it listens on); otherwise the webhook port
 // as this process listens on it, or as a running serve of this workspace listens on it (the
 // note it leaves in the config folder, as the trace receiver does), or else as config says.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { defaultWebhookUrl, type Config } from '@junction/config-templates';
-import { processAlive } from '@junction/agent-core/runs';
+import { leaveProcessNote, notePath, readProcessNote, removeProcessNote } from './process-note.js';
 
 /** The note a process listening on the webhook port leaves in the config folder. */
 export const WEBHOOK_NOTE = 'webhook-address.json';
@@ -22,16 +20,7 @@ function publicUrlSet(config: WebhookConfig): boolean {
  * when its process is still alive.
  */
 export function findLocalWebhook(configHome: string): string | undefined {
-  try {
-    const note = JSON.parse(readFileSync(path.join(configHome, WEBHOOK_NOTE), 'utf8')) as {
-      pid?: unknown;
-      url?: unknown;
-    };
-    if (typeof note.pid !== 'number' || typeof note.url !== 'string') return undefined;
-    return processAlive(note.pid) ? note.url : undefined;
-  } catch {
-    return undefined;
-  }
+  return readProcessNote(notePath(configHome, WEBHOOK_NOTE));
 }
 
 /**
@@ -51,11 +40,8 @@ export function approvalBaseUrl(
 
 /** Leaves the note of this process's webhook address; a failure only loses the note. */
 export function leaveWebhookNote(configHome: string, url: string): boolean {
-  const file = path.join(configHome, WEBHOOK_NOTE);
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    leaveProcessNote(notePath(configHome, WEBHOOK_NOTE), url);
     return true;
   } catch {
     return false;
@@ -64,11 +50,5 @@ export function leaveWebhookNote(configHome: string, url: string): boolean {
 
 /** Removes the note if this process left it (another may have taken the port since). */
 export function removeWebhookNote(configHome: string): void {
-  const file = path.join(configHome, WEBHOOK_NOTE);
-  try {
-    const note = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown };
-    if (note.pid === process.pid) rmSync(file, { force: true });
-  } catch {
-    // No note, or not ours.
-  }
+  removeProcessNote(notePath(configHome, WEBHOOK_NOTE));
 }
