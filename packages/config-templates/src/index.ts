@@ -18,13 +18,7 @@ export {
 export type { Config, ConfigKeyInfo, ConfigSchema } from './config-schema.js';
 export { ENV_OVERRIDES, parseOtlpHeaders } from './env-overrides.js';
 export type { EnvOverride, EnvOverrideKind } from './env-overrides.js';
-export {
-  WEBHOOK_SECRET_BYTES,
-  WEBHOOK_SECRET_HINT,
-  WEBHOOK_SECRET_PREFIX,
-  readWebhookSigningSecret,
-} from './webhook-signing-secret.js';
-export type { WebhookSecretReading } from './webhook-signing-secret.js';
+export { WEBHOOK_SECRET_PREFIX, readWebhookSigningSecret } from './webhook-signing-secret.js';
 export { loadConfig } from './load-config.js';
 export { BODY_UNDECODABLE_MESSAGE, bodyReadFailure } from './body-read-failure.js';
 export type { BodyReadFailure } from './body-read-failure.js';
@@ -76,7 +70,7 @@ export {
 } from './prompt-file.js';
 export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
 export { writeFileAtomic } from './atomic-write.js';
-export { inputDepthProblem, MAX_INPUT_DEPTH, nestingDepth } from './input-depth.js';
+export { inputDepthProblem, MAX_INPUT_DEPTH } from './input-depth.js';
 export {
   DURATION_EXAMPLES,
   DURATION_FORMS,

@@ -27,5 +27,5 @@ export { startApp } from './start-app.js';
 export type { StartAppOptions } from './start-app.js';
 export { hostGuard, isLoopback } from './host-guard.js';
 export { findLocalReceiver, RECEIVER_NOTE, traceExportOf, urlOf } from './traces.js';
-export { approvalBaseUrl, findLocalWebhook, WEBHOOK_NOTE } from './webhook-address.js';
+export { approvalBaseUrl } from './webhook-address.js';
 export type { TracesHealth, TracesPart, UiConfig } from './traces.js';

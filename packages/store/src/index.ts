@@ -1,5 +1,5 @@
 // Public API of @junction/store. Every name is exported on purpose; nothing else is public.
-export { openStore, DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from './open-store.js';
+export { openStore, DEFAULT_BUSY_TIMEOUT_MS } from './open-store.js';
 export type { OpenStoreOptions } from './open-store.js';
 export type { Store } from './store.js';
 export { StoreError, isStoreError, storeCallUnsent, STORE_ERROR_CODES } from './store-error.js';

@@ -26,8 +26,6 @@ export {
   deliverWebhook,
 } from './deliver-webhook.js';
 export type { DeliverWebhookOptions, DeliveryResult } from './deliver-webhook.js';
-export { createWebhookSigner, newWebhookId } from './webhook-signature.js';
-export type { SignatureHeaders, WebhookSigner } from './webhook-signature.js';
 export { DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS, createNotifier } from './notifier.js';
 export type {
   NotificationEvent,

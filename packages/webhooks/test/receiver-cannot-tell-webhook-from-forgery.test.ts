@@ -3,13 +3,8 @@
 // checked here by the `standardwebhooks` verifier from npm on real deliveries to a real server.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import {
-  createNotifier,
-  createWebhookSigner,
-  deliverWebhook,
-  isWebhookError,
-  type SignatureHeaders,
-} from '../src/index.js';
+import { createNotifier, deliverWebhook, isWebhookError } from '../src/index.js';
+import { createWebhookSigner, type SignatureHeaders } from '../src/webhook-signature.js';
 import {
   memoryLogger,
   openFixture,

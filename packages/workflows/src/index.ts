@@ -15,13 +15,12 @@ export type { DefinitionProblem } from './definition.js';
 export type { State, StateType, WorkflowModel } from './model.js';
 export { agentOutput, approvalIdOf, SPAN_WORKFLOW_RUN, SPAN_WORKFLOW_STEP } from './engine.js';
 export type { EngineDeps } from './engine.js';
-export { newTraceParent, WorkflowWorkers, workflowTraceParent } from './workflow-workers.js';
+export { WorkflowWorkers, workflowTraceParent } from './workflow-workers.js';
 export type {
-  RandomBytes,
   WorkflowReservation,
   WorkflowWorkersOptions,
 } from './workflow-workers.js';
-export { checkInput, findWorkflow, SPAN_WORKFLOW_START, startWorkflowRun } from './start-run.js';
+export { checkInput, findWorkflow, startWorkflowRun } from './start-run.js';
 export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
 export {
   approvalLinks,

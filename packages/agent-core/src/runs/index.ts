@@ -39,7 +39,7 @@ export type {
 } from './agent-runner.js';
 export type { LocalTool } from './run-tools.js';
 export { isoOrNull, runView } from './run-view.js';
-export { exportedTask, withRunSecrets } from './task-redaction.js';
+export { exportedTask } from './task-redaction.js';
 export { oneLine, summarizeEvent } from './event-summary.js';
 export type { RunView } from './run-view.js';
 // The run view's `cost_usd` comes from these; surfaces build theirs from config.yaml's `pricing`.
