@@ -16,10 +16,7 @@ export type { State, StateType, WorkflowModel } from './model.js';
 export { agentOutput, approvalIdOf, SPAN_WORKFLOW_RUN, SPAN_WORKFLOW_STEP } from './engine.js';
 export type { EngineDeps } from './engine.js';
 export { WorkflowWorkers, workflowTraceParent } from './workflow-workers.js';
-export type {
-  WorkflowReservation,
-  WorkflowWorkersOptions,
-} from './workflow-workers.js';
+export type { WorkflowReservation, WorkflowWorkersOptions } from './workflow-workers.js';
 export { checkInput, findWorkflow, startWorkflowRun } from './start-run.js';
 export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
 export {
