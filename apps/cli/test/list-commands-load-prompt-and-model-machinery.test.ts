@@ -51,7 +51,11 @@ describe('a list command loads only what it uses', () => {
   }, 120_000);
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-  it.each([['env', 'list'], ['agent', 'list'], ['runs', 'list']])(
+  it.each([
+    ['env', 'list'],
+    ['agent', 'list'],
+    ['runs', 'list'],
+  ])(
     'junction %s %s loads no prompt, model or migration machinery',
     (...args: string[]) => {
       rmSync(log, { force: true });

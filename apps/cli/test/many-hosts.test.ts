@@ -39,7 +39,8 @@ const suite = missing.length === 0 ? describe : describe.skip;
 
 const PROMPT =
   '---\ntools: [add, slow]\nmax_steps: 4\n---\n{{role "system"}}\nYou work.\n{{role "user"}}\n{{userInput}}\n';
-const TICKER = '---\nmax_steps: 2\n---\n{{role "system"}}\nYou tick.\n{{role "user"}}\n{{userInput}}\n';
+const TICKER =
+  '---\nmax_steps: 2\n---\n{{role "system"}}\nYou tick.\n{{role "user"}}\n{{userInput}}\n';
 const PIPELINE = `id: pipeline
 name: Two steps
 start: first

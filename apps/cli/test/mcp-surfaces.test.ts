@@ -151,10 +151,7 @@ describe('junction stdio', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'stdio'],
-      env: { ...baseEnv(), ...env } as Record<
-        string,
-        string
-      >,
+      env: { ...baseEnv(), ...env } as Record<string, string>,
       stderr: 'pipe',
     });
     let stderr = '';

@@ -140,7 +140,9 @@ describe('the packed junction CLI', () => {
     const manifest = JSON.parse(readFileSync(path.join(lib, 'oclif.manifest.json'), 'utf8')) as {
       commands: Record<string, unknown>;
     };
-    expect(Object.keys(manifest.commands)).toEqual(expect.arrayContaining(['env:list', 'agent:run']));
+    expect(Object.keys(manifest.commands)).toEqual(
+      expect.arrayContaining(['env:list', 'agent:run']),
+    );
   });
 
   it('junction --version prints the version', async () => {

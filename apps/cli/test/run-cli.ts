@@ -18,15 +18,9 @@ export interface CliResult {
  * TMPDIR (so what children make is removed with it), and the user's proxy and CA settings (npm
  * and HTTPS behind a proxy with its own CA fail without them).
  */
-const KEPT = [
-  'PATH',
-  'HOME',
-  'TMPDIR',
-  'NODE_EXTRA_CA_CERTS',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-];
-const KEPT_PATTERN = /^(https?_proxy|no_proxy|npm_config_(cafile|ca|registry|proxy|https_proxy|noproxy|strict_ssl|userconfig))$/i;
+const KEPT = ['PATH', 'HOME', 'TMPDIR', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'];
+const KEPT_PATTERN =
+  /^(https?_proxy|no_proxy|npm_config_(cafile|ca|registry|proxy|https_proxy|noproxy|strict_ssl|userconfig))$/i;
 
 /** The environment a child starts from, before the test's own variables. */
 export function baseEnv(): NodeJS.ProcessEnv {

@@ -26,8 +26,15 @@ afterAll(async () => {
 describe('schedule commands and secret variables', () => {
   it('set, show, list and remove never print them, text or --json', async () => {
     const set = await runCliAsync(
-      ['schedule', 'set', 'assistant', '--cron', '0 2 * * *', '--var', `GITHUB_TOKEN=${TOKEN}`]
-        .concat(['--var', 'region=eu', '--var', `hook=${KEY}`, '--json']),
+      [
+        'schedule',
+        'set',
+        'assistant',
+        '--cron',
+        '0 2 * * *',
+        '--var',
+        `GITHUB_TOKEN=${TOKEN}`,
+      ].concat(['--var', 'region=eu', '--var', `hook=${KEY}`, '--json']),
       env,
     );
     expect({ status: set.status, stderr: set.stderr }).toEqual({ status: 0, stderr: '' });

@@ -46,12 +46,15 @@ describe('a mistyped command', () => {
   });
 
   it('under --json: the same as one JSON error object on stdout, exit 127', async () => {
-    const result = await runCliAsync(['env', 'lst', '--json'], { XDG_CONFIG_HOME: tempConfigHome() });
+    const result = await runCliAsync(['env', 'lst', '--json'], {
+      XDG_CONFIG_HOME: tempConfigHome(),
+    });
     expect(result.status).toBe(127);
     expect(JSON.parse(result.stdout)).toEqual({
       error: {
         code: 'COMMAND_NOT_FOUND',
-        message: 'env lst is not a junction command. Did you mean env list? `junction env --help` lists the commands.',
+        message:
+          'env lst is not a junction command. Did you mean env list? `junction env --help` lists the commands.',
         details: { command: 'env lst' },
       },
     });
@@ -59,7 +62,7 @@ describe('a mistyped command', () => {
 });
 
 describe('junction help', () => {
-  it('help <command> is that command\'s --help; help <topic> the topic\'s', async () => {
+  it("help <command> is that command's --help; help <topic> the topic's", async () => {
     const env = { XDG_CONFIG_HOME: tempConfigHome() };
     const command = await runCliAsync(['help', 'env', 'list'], env);
     expect(command.status).toBe(0);

@@ -92,7 +92,9 @@ describe('serve --no-workers and junction worker', () => {
   it('agent run --queue follows the run a worker executes; logs --run shows and follows its events', async () => {
     fake.script([{ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }, { text: 'five' }]);
     const queued = await runCliAsync(['agent', 'run', 'assistant', 'add 2 and 3', '--queue'], env);
-    expect({ status: queued.status, out: queued.stdout + queued.stderr }).toMatchObject({ status: 0 });
+    expect({ status: queued.status, out: queued.stdout + queued.stderr }).toMatchObject({
+      status: 0,
+    });
     const id = Number(/run (\d+): assistant \(default\), queued/.exec(queued.stdout)?.[1]);
     expect(id).toBeGreaterThan(0);
     expect(queued.stdout).toMatch(/model_turn\s+step 1 .*calls add/);

@@ -324,13 +324,10 @@ describe('RunWorkers', () => {
     });
     // It had started a tool call, so it is failed rather than re-run.
     await h.store.runs.markActed(orphan.id, `${os.hostname()}:${deadPid}:dead01`);
-    const failed = await waitFor(
-      'the orphan to be failed',
-      async () => {
-        const run = await h.store.runs.get(orphan.id);
-        return run?.status === 'error' ? run : undefined;
-      },
-    );
+    const failed = await waitFor('the orphan to be failed', async () => {
+      const run = await h.store.runs.get(orphan.id);
+      return run?.status === 'error' ? run : undefined;
+    });
     expect(failed.error).toBe(RECOVERY_REASON);
     expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);
   });

@@ -414,12 +414,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       description:
         'Auth token (JWT) for a libsql:// or http(s):// store server; never logged. Prefer JUNCTION_DATABASE_AUTH_TOKEN.',
     }),
-    database_timeout_ms: wholeNumber('milliseconds', 100, 600_000)
-      .optional()
-      .meta({
-        description:
-          'How long a call to a libSQL server may wait for its answer before it fails as unavailable (503 with Retry-After); unset = 10000. A local file is not bounded.',
-      }),
+    database_timeout_ms: wholeNumber('milliseconds', 100, 600_000).optional().meta({
+      description:
+        'How long a call to a libSQL server may wait for its answer before it fails as unavailable (503 with Retry-After); unset = 10000. A local file is not bounded.',
+    }),
     log_level: oneOf(LOG_LEVELS)
       .default('info')
       .meta({ description: 'Least severe log level written.' }),

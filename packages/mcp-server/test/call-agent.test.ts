@@ -153,10 +153,7 @@ describe('call_agent progress', () => {
   });
 
   it('tells the client of each turn and tool call as the run makes them', async () => {
-    h.fake.script([
-      { toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] },
-      { text: 'five' },
-    ]);
+    h.fake.script([{ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }, { text: 'five' }]);
     const seen: Array<{ progress: number; message?: string }> = [];
     const result = await client.callTool(
       { name: 'call_agent', arguments: { agent_name: 'calc', task: 'add 2 and 3' } },
@@ -182,7 +179,10 @@ describe('call_agent progress', () => {
     try {
       h.fake.script([{ text: 'plain' }]);
       const answer = await call(c, 'call_agent', { agent_name: 'chat', task: 'no progress' });
-      expect(answer.structuredContent).toMatchObject({ status: 'completed', final_response: 'plain' });
+      expect(answer.structuredContent).toMatchObject({
+        status: 'completed',
+        final_response: 'plain',
+      });
     } finally {
       await close();
     }

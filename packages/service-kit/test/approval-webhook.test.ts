@@ -172,10 +172,7 @@ describe('the approval webhook', () => {
       input: { version: '3' },
       source: 'api',
     });
-    await until(
-      'three attempts',
-      async () => ((await logs()).length >= 3 ? true : undefined),
-    );
+    await until('three attempts', async () => ((await logs()).length >= 3 ? true : undefined));
     const attempts = (await logs()).sort((a, b) => a.id - b.id);
     expect(attempts.map((a) => a.responseStatus)).toEqual([null, 500, null]);
     expect(attempts[0]!.error).toBeTruthy();

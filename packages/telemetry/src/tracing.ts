@@ -241,7 +241,9 @@ export function createTracing(options: TracingOptions = {}): Tracing {
   } else if (kind === 'otlp') {
     url = resolveTracesUrl(options.endpoint ?? DEFAULT_OTLP_ENDPOINT);
     destination = redactUrl(url);
-    spanProcessors.push(new BatchSpanProcessor(createOtlpSpanExporter(url, options), options.batch));
+    spanProcessors.push(
+      new BatchSpanProcessor(createOtlpSpanExporter(url, options), options.batch),
+    );
   }
 
   const provider = new NodeTracerProvider({ resource, sampler, spanProcessors });
