@@ -23,18 +23,23 @@ function counting(seed: number): (size: number) => Uint8Array {
   return (size) => Uint8Array.from({ length: size }, () => next++ & 0xff);
 }
 
-describe('the trace of a workflow run started outside any trace', () => {
-  it('is random, drawn from the injected source, stored, and shared by every advance', async () => {
-    h.workflow(
-      'gate.workflow.yaml',
-      `id: gate
+/** A workflow that waits for one approval, then ends: two advances of one run. */
+async function syncGate(): Promise<void> {
+  h.workflow(
+    'gate.workflow.yaml',
+    `id: gate
 start: ask
 states:
   - {id: ask, type: human_approval, message: "Go?", transition: done}
   - {id: done, type: inject, data: {ok: true}, end: true}
 `,
-    );
-    await h.sync();
+  );
+  await h.sync();
+}
+
+describe('the trace of a workflow run started outside any trace', () => {
+  it('is random, drawn from the injected source, stored, and shared by every advance', async () => {
+    await syncGate();
     const door = createWorkflowDoor({
       store: h.store,
       publicUrl: 'http://127.0.0.1:8587',
@@ -62,16 +67,7 @@ states:
   });
 
   it('with a tracer, nests every advance under a real root span, workflow.start', async () => {
-    h.workflow(
-      'gate.workflow.yaml',
-      `id: gate
-start: ask
-states:
-  - {id: ask, type: human_approval, message: "Go?", transition: done}
-  - {id: done, type: inject, data: {ok: true}, end: true}
-`,
-    );
-    await h.sync();
+    await syncGate();
     const door = createWorkflowDoor({
       store: h.store,
       publicUrl: 'http://127.0.0.1:8587',
