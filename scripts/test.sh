@@ -9,16 +9,23 @@ ensure_debian_packages nats-server chromium
 set -e
 install_and_build
 set +e
-# The layer rule and the other lint rules: a failure fails the run, but the tests still run
-# so the summary line stays last.
-echo "==> linting" >&2
-"${PNPM[@]}" run lint >&2
-lint=$?
-[ $lint -eq 0 ] || echo "==> lint failed (see above); running the tests anyway" >&2
+# The layer rule and the other lint rules run beside the tests (the tests leave a core partly
+# idle while they wait on the processes they start); a lint failure fails the run, and its
+# output is printed after the tests so the summary line stays last.
+lint_log=$(mktemp "${TMPDIR:-/tmp}/junction-lint.XXXXXX")
+echo "==> linting beside the tests (its output follows them)" >&2
+"${PNPM[@]}" run lint >"$lint_log" 2>&1 &
+lint_pid=$!
 rm -rf packages/*/reports apps/*/reports tooling/reports
 echo "==> testing" >&2
 "${PNPM[@]}" run test >&2
 status=$?
+wait "$lint_pid"
+lint=$?
+echo "==> linting" >&2
+cat "$lint_log" >&2
+rm -f "$lint_log"
+[ $lint -eq 0 ] || echo "==> lint failed (see above)" >&2
 node tooling/scripts/jest-summary.mjs
 summary=$?
 [ $lint -eq 0 ] && [ $status -eq 0 ] && [ $summary -eq 0 ]
