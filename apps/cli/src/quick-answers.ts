@@ -110,7 +110,9 @@ function firstLine(text: string): string {
 
 /** Names and texts side by side, sorted by name, each text wrapped within `width`. */
 function twoColumns(rows: Array<[string, string]>, width: number): string {
-  rows.sort(([a], [b]) => a.localeCompare(b));
+  // By code point: names are lower-case ASCII, and localeCompare's first call starts ICU's
+  // collator (~35 ms, about as long as Node's own start).
+  rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const left = Math.max(...rows.map(([name]) => name.length)) + 2;
   const room = Math.max(20, width - 2 - left);
   return rows
