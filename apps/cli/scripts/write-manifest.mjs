@@ -1,4 +1,4 @@
-// Writes oclif.manifest.json for the built commands (dist/commands), as `oclif manifest` does,
+// Writes oclif.manifest.json for the bundled commands (dist/bundle/commands), as `oclif manifest` does,
 // through @oclif/core's own Plugin: with the manifest, oclif loads only the command that runs
 // instead of importing every command module (and what they import) on each start.
 // Usage: node scripts/write-manifest.mjs [--check]  (--check: exit 1 when the file is stale)
@@ -10,7 +10,7 @@ import { Plugin } from '@oclif/core';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const file = path.join(root, 'oclif.manifest.json');
 
-/** The manifest oclif would make from dist/commands now, as the text written to the file. */
+/** The manifest oclif would make from the bundled commands now, as the text written to the file. */
 export async function manifestText() {
   const plugin = new Plugin({
     root,
