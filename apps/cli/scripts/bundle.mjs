@@ -105,8 +105,9 @@ function isCommonJs(file) {
 // resolver the plugin above calls: the URL of `relative`, beside the entry of package `name`.
 const banner = [
   "import { createRequire as __junctionCreateRequire } from 'node:module';",
+  "import { pathToFileURL as __junctionFileUrl } from 'node:url';",
   'const require = __junctionCreateRequire(import.meta.url);',
-  "const __junctionModuleUrl = (name, relative) => new URL(relative, 'file://' + require.resolve(name)).href;",
+  'const __junctionModuleUrl = (name, relative) => new URL(relative, __junctionFileUrl(require.resolve(name))).href;',
 ].join(' ');
 
 const entryPoints = ['commands', 'hooks'].flatMap((folder) =>
