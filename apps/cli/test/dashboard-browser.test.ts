@@ -162,10 +162,18 @@ describeBrowser('the dashboard in Chromium against a real serve', () => {
     await expect(page.locator('[data-tool-call="add"]').innerText()).resolves.toContain('5');
     await shot('run');
 
-    // Junction's own spans reach the store in batches: wait until the trace is there.
-    await until('the run trace stored', async () => {
-      const trace = await rest(`/api/v1/traces/${run.trace_id}`);
-      return trace.status === 200 ? true : undefined;
+    // Junction's own spans reach the store in batches, and the root span ends (so is sent)
+    // last: wait until the whole trace is there, root included, before the page reads it.
+    await until('the run trace stored with its root span', async () => {
+      const trace = await rest<{ spans: Array<{ name: string; parent_span_id: string | null }> }>(
+        `/api/v1/traces/${run.trace_id}`,
+      );
+      const names = trace.status === 200 ? trace.body.spans.map((s) => s.name) : [];
+      return names.includes('agent.execute') &&
+        names.includes('tool.call') &&
+        names.includes('llm.generate')
+        ? true
+        : undefined;
     });
     await page.locator('[data-trace-link]').click();
     await page.getByRole('heading', { level: 1, name: /^Trace / }).waitFor();
