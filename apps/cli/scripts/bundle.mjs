@@ -21,9 +21,12 @@ const dist = path.join(root, 'dist');
 const outdir = path.join(dist, 'bundle');
 const requireFromCli = createRequire(path.join(root, 'package.json'));
 
-/** The package folders a module of the given package may be resolved through, by name. */
+/** A built module of a workspace package: packages/<folder>/dist/… */
+const WORKSPACE_MODULE = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]dist[\\/].*\.js$/;
+
+/** The workspace package `file` belongs to: its name and its entry as the CLI resolves it. */
 function packageOf(file) {
-  const match = /^(.*[\\/]packages[\\/][^\\/]+)[\\/]dist[\\/]/.exec(file);
+  const match = WORKSPACE_MODULE.exec(file);
   if (match === null) return undefined;
   const name = JSON.parse(readFileSync(path.join(match[1], 'package.json'), 'utf8')).name;
   return { name, main: requireFromCli.resolve(name) };
@@ -33,7 +36,7 @@ function packageOf(file) {
 const ownModuleUrl = {
   name: 'own-module-url',
   setup(esbuild) {
-    esbuild.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]dist[\\/].*\.js$/ }, (args) => {
+    esbuild.onLoad({ filter: WORKSPACE_MODULE }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
       const owner = packageOf(args.path);
