@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The junction CLI entry point. `--version` and the top-level help are answered from the
-// manifests without loading oclif; everything else goes to oclif, which loads only the
-// command that runs (oclif.manifest.json, written by the build).
+// manifests without loading oclif; everything else goes to oclif (bundled with the commands in
+// dist/bundle), which loads only the command that runs (oclif.manifest.json, written by the
+// build).
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { quickAnswer } from '../dist/quick-answers.js';
@@ -14,6 +15,6 @@ const answer = quickAnswer(process.argv.slice(2), fileURLToPath(new URL('..', im
 if (answer !== undefined) {
   process.stdout.write(answer);
 } else {
-  const { execute } = await import('@oclif/core');
+  const { execute } = await import('../dist/bundle/main.js');
   await execute({ dir: import.meta.url });
 }

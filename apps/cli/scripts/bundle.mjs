@@ -1,11 +1,13 @@
-// Bundles the built commands (dist/commands, dist/hooks) with what they import into
-// dist/bundle: one file per command plus shared chunks, so that a command's start reads a few
-// files instead of resolving and compiling ~500 modules one by one (most of a start on Node 20,
-// which keeps no compile cache). oclif (package.json "oclif") loads the commands from here.
+// Bundles the built commands (dist/commands, dist/hooks) and oclif's entry (dist/main.js, which
+// bin/run.js imports) with what they import into dist/bundle: one file per command plus shared
+// chunks, so that a command's start reads a few files instead of resolving and compiling ~500
+// modules one by one (most of a start on Node 20, which keeps no compile cache). oclif itself is
+// bundled too (its ~100 CommonJS files cost more to load than Node takes to start); it finds the
+// commands by path (package.json "oclif"), here.
 //
-// Left outside the bundle and loaded from node_modules: oclif itself (it finds plugins and
-// commands by path), and libSQL's client with its native binding (chosen per platform at
-// run time). Code of a workspace package that finds its own files with `import.meta.url`
+// Left outside the bundle and loaded from node_modules: the autocomplete plugin (a plugin of its
+// own, with its own @oclif/core), libSQL's client with its native binding (chosen per platform
+// at run time), and TypeScript, which oclif asks for only when it runs commands from sources. Code of a workspace package that finds its own files with `import.meta.url`
 // (migrations, .proto files, the dashboard's assets) gets its module's real URL, resolved at
 // run time through the package, so those files are found where the package is installed.
 // The metafile (dist/bundle/meta.json) says which sources each output holds.
@@ -113,11 +115,14 @@ const banner = [
   'const __junctionModuleUrl = (name, relative) => new URL(relative, __junctionFileUrl(require.resolve(name))).href;',
 ].join(' ');
 
-const entryPoints = ['commands', 'hooks'].flatMap((folder) =>
-  readdirSync(path.join(dist, folder), { recursive: true })
-    .filter((file) => file.endsWith('.js'))
-    .map((file) => path.join(dist, folder, file)),
-);
+const entryPoints = [
+  path.join(dist, 'main.js'),
+  ...['commands', 'hooks'].flatMap((folder) =>
+    readdirSync(path.join(dist, folder), { recursive: true })
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => path.join(dist, folder, file)),
+  ),
+];
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
@@ -130,7 +135,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
-  external: ['@oclif/core', '@oclif/plugin-autocomplete', '@libsql/client', 'libsql'],
+  external: ['@oclif/plugin-autocomplete', '@libsql/client', 'libsql', 'typescript', 'ts-node'],
   banner: { js: banner },
   plugins: [ownModuleUrl, lazyCommonJs],
   metafile: true,
