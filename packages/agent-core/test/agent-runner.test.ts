@@ -6,6 +6,7 @@ import { SPAN_AGENT_EXECUTE, SPAN_LLM_GENERATE, SPAN_TOOL_CALL } from '@junction
 import type { RunProgressEvent } from '../src/runs/agent-runner.js';
 import { fixtureServerPath } from './fixture-server.js';
 import { API_KEY, createHarness, type Harness } from './run-harness.js';
+import { recoveryPolicy } from '../src/runs/lease.js';
 
 let h: Harness;
 
@@ -354,7 +355,10 @@ describe('AgentRunner', () => {
     const done = h.runner.execute(run, { workerId: 'test-worker' });
     // The lease runs out (as if this worker had stalled) and another worker claims the run.
     await new Promise((r) => setTimeout(r, 200));
-    const { requeued } = await h.store.runs.recoverExpired('gone', new Date(Date.now() + 60_000));
+    const { requeued } = await h.store.runs.recoverExpired(
+      recoveryPolicy(),
+      new Date(Date.now() + 60_000),
+    );
     expect(requeued.map((r) => r.id)).toEqual([run.id]);
     expect(await h.store.runs.claim(run.id, 'other-worker', 60_000)).toBeDefined();
     const finished = await done;
@@ -374,15 +378,15 @@ describe('AgentRunner', () => {
     const run = await start('stalled', 'x');
     const done = h.runner.execute(run, { workerId: 'test-worker' });
     await new Promise((r) => setTimeout(r, 200));
-    // What recovery does when a lease ran out of a run that had called a tool: it ends `error`.
-    expect(await h.store.runs.markActed(run.id, 'test-worker')).toBe(true);
+    // What recovery does when a lease ran out of a run that used its last attempt: it ends `error`.
     const { failed } = await h.store.runs.recoverExpired(
-      'recovered',
+      recoveryPolicy(1),
       new Date(Date.now() + 60_000),
     );
     expect(failed.map((r) => r.id)).toEqual([run.id]);
     const finished = await done;
-    expect(finished).toMatchObject({ id: run.id, status: 'error', error: 'recovered' });
+    expect(finished).toMatchObject({ id: run.id, status: 'error' });
+    expect(finished.error).toMatch(/in each of its 1 attempts \(runs.max_attempts is 1\)/);
     expect(h.runner.endedHere(finished)).toBe(false);
     expect(h.logLines.join('')).not.toContain('"msg":"run failed"');
   });

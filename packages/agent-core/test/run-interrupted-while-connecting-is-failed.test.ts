@@ -3,7 +3,8 @@
 // (21 of 33 interrupted runs never reached a tool) was failed instead of re-queued. The mark is
 // now written right before tools/call goes out on a connected client. Here a real MCP server
 // process holds its start (and its answer) until the test lets it go, over a TCP gate, and the
-// run is interrupted by the workers' graceful stop, the recovery path of a shutdown.
+// run is interrupted by the workers' graceful stop, the recovery path of a shutdown. Since issue
+// 32 a run interrupted after its call was sent is resumed too, from its journal.
 import { once, EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -12,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from '@jest/globals';
 import type { Run } from '@junction/store';
 import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
-import { RECOVERY_REASON } from '../src/runs/lease.js';
 import { RunWorkers } from '../src/runs/run-workers.js';
 import { submitRun, waitForRun } from '../src/runs/submit-run.js';
 import { serverKey } from '../src/sync/sync-environment.js';
@@ -164,9 +164,9 @@ it('a run interrupted while its tool server is still connecting is re-queued, th
   expect(gate.calls).toEqual(['effect']);
 });
 
-it('a run interrupted after its tool call was sent is not repeated: it ends as interrupted', async () => {
+it('a run interrupted while its tool call runs is handed over after the call and resumed: nothing is asked or called again (issue 32)', async () => {
   const { h, gate, agentId } = await setUp();
-  h.fake.script([ACT, { text: 'never asked' }]);
+  h.fake.script([ACT, { text: 'resumed and done' }]);
   gate.answersAtOnce = false;
   const first = startWorkers(h);
   const called = once(gate, 'called') as Promise<[Socket]>;
@@ -174,18 +174,30 @@ it('a run interrupted after its tool call was sent is not repeated: it ends as i
   await first.start();
   const [inFlight] = await called;
 
-  // Marked before the call left, so even a crash now would not re-run it.
+  // Journaled (and marked) before the call left.
   expect((await h.store.runs.get(run.id))?.actedAt).toBeInstanceOf(Date);
-  expect(await interrupt(first)).toEqual({ requeued: 0 });
+  // The graceful stop waits for the call under way, then puts the run back at the boundary.
+  const stopping = interrupt(first);
   inFlight.write('answer\n');
-  expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'error', error: RECOVERY_REASON });
+  expect(await stopping).toEqual({ requeued: 1 });
+  expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', attempt: 1 });
 
-  // Another worker finds nothing to run again.
   const second = startWorkers(h);
   await second.start();
-  await eventually('the second worker to have polled the queue', async () =>
-    (await h.store.runs.count({ status: 'queued' })) === 0 ? true : undefined,
-  );
-  expect((await h.store.runs.get(run.id))?.status).toBe('error');
+  const done = await waitForRun(h.store, run.id, { timeoutMs: 30_000 }, second);
+  expect(done).toMatchObject({ status: 'completed', finalResponse: 'resumed and done', attempt: 2 });
+  // The tool was called once, and the model asked once per turn: turn 1 was not asked again.
   expect(gate.calls).toEqual(['effect']);
+  expect(h.fake.requests).toHaveLength(2);
+  const events = (await h.store.runEvents.list(run.id)).map((e) => [e.type, e.payload]);
+  expect(events).toContainEqual([
+    'attempt_ended',
+    expect.objectContaining({ attempt: 1, reason: 'graceful stop' }),
+  ]);
+  expect(events).toContainEqual([
+    'resumed',
+    expect.objectContaining({ attempt: 2, from_step: 2, replayed_tool_calls: 1 }),
+  ]);
+  expect(events.filter(([type]) => type === 'tool_call')).toHaveLength(1);
+  expect(events.filter(([type]) => type === 'model_turn')).toHaveLength(2);
 });

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { syncEnvironment } from '../src/sync/sync-environment.js';
 import { RunWorkers, type RunWorkersOptions } from '../src/runs/run-workers.js';
-import { RECOVERY_REASON } from '../src/runs/lease.js';
 import { submitRun, waitForRun, type WaitOptions } from '../src/runs/submit-run.js';
 import type { RunSource } from '@junction/store';
 
@@ -257,11 +256,17 @@ describe('RunWorkers', () => {
   });
 
   // Regression (issue 13, item 4): after a crash every interrupted run was failed, also those
-  // that had started no tool call; one rule now serves crashes and graceful stops alike.
-  it('recovers runs left running by a killed process: re-run if no tool call had started, else failed', async () => {
+  // that had started no tool call; one rule now serves crashes and graceful stops alike. Since
+  // issue 32 a run that had acted is resumed from its journal too.
+  it('recovers runs left running by a killed process: each is resumed by the next process', async () => {
     h = await createHarness();
     const { shared, agent } = await sharedStoreWith('hanger');
-    h.fake.script([{ hang: true }, { hang: true }, { text: 'second attempt' }]);
+    h.fake.script([
+      { hang: true },
+      { hang: true },
+      { text: 'second attempt' },
+      { text: 'second attempt' },
+    ]);
     const producer = newWorkers({ store: shared, runner: h.runner, logger: h.logger });
     const quiet = await enqueue(producer, { agent, task: 'hang before any tool', source: 'api' });
     const acted = await enqueue(producer, { agent, task: 'hang after a tool', source: 'api' });
@@ -279,26 +284,27 @@ describe('RunWorkers', () => {
     w.child.kill('SIGKILL');
     await new Promise((r) => w.child.once('exit', r));
 
-    // The next process to start recovers both, and re-runs the one that had called no tool.
+    // The next process to start recovers both and resumes them (neither had a journaled turn).
     const next = worker('drain');
     const done = JSON.parse((await next.output).split('DONE ')[1]!) as { finished: number[] };
-    expect(await shared.runs.get(acted.id)).toMatchObject({
-      status: 'error',
-      error: RECOVERY_REASON,
-    });
-    expect(await shared.runs.get(quiet.id)).toMatchObject({
-      status: 'completed',
-      finalResponse: 'second attempt',
-    });
-    // Both are news to the owner: the failure (agent.failed) and the re-run's completion.
+    for (const id of [quiet.id, acted.id]) {
+      expect(await shared.runs.get(id)).toMatchObject({
+        status: 'completed',
+        finalResponse: 'second attempt',
+        attempt: 2,
+      });
+      expect((await shared.runEvents.list(id)).map((e) => e.type)).toEqual(
+        expect.arrayContaining(['attempt_ended', 'resumed']),
+      );
+    }
     expect(done.finished.sort()).toEqual([quiet.id, acted.id].sort());
-    expect(h.fake.requests).toHaveLength(3);
+    expect(h.fake.requests).toHaveLength(4);
     await shared.close();
   });
 
   // Regression (issue 13, item 5): a dead worker of the same host was found by pid only at
   // start-up; a running peer waited for its 30 s sweep.
-  it('fails a run of a dead worker of this host on the next idle poll, not the next sweep', async () => {
+  it('recovers a run of a dead worker of this host on the next idle poll, not the next sweep', async () => {
     h = await createHarness();
     h.agent('echoer', 'model: openai/gpt-test');
     await h.sync();
@@ -310,6 +316,8 @@ describe('RunWorkers', () => {
       logger: h.logger,
       pollMs: 50,
       sweepMs: 600_000,
+      // Its one attempt is used: recovery ends it, so the test sees the recovery itself.
+      maxAttempts: 1,
       onFinished: (r) => void told.push(r),
     });
     await queue.start();
@@ -322,13 +330,11 @@ describe('RunWorkers', () => {
       source: 'api',
       claimedBy: { workerId: `${os.hostname()}:${deadPid}:dead01`, leaseMs: 600_000 },
     });
-    // It had started a tool call, so it is failed rather than re-run.
-    await h.store.runs.markActed(orphan.id, `${os.hostname()}:${deadPid}:dead01`);
-    const failed = await waitFor('the orphan to be failed', async () => {
+    const failed = await waitFor('the orphan to be recovered', async () => {
       const run = await h.store.runs.get(orphan.id);
       return run?.status === 'error' ? run : undefined;
     });
-    expect(failed.error).toBe(RECOVERY_REASON);
+    expect(failed.error).toMatch(/in each of its 1 attempts/);
     expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);
   });
 
@@ -401,8 +407,9 @@ describe('RunWorkers', () => {
   });
 
   // Regression (issue 13, item 4): a graceful stop re-queued a run that had already called a
-  // tool, and it ran again from the start: the tool was called twice.
-  it('on a graceful stop after a tool call, ends the run as interrupted instead of re-running it', async () => {
+  // tool, and it ran again from the start: the tool was called twice. Issue 32: it is resumed
+  // from its journal, so the tool is not called again and turn 1 is not asked again.
+  it('on a graceful stop after a tool call, hands the run over; the next attempt resumes it after the call', async () => {
     h = await createHarness();
     h.agent('toolish', 'model: openai/gpt-test\ntools: [echo]');
     await h.sync();
@@ -410,6 +417,7 @@ describe('RunWorkers', () => {
     h.fake.script([
       { toolCalls: [{ name: 'echo', arguments: { text: 'side effect' } }] },
       { delayMs: 3_000, text: 'too late' },
+      { text: 'resumed' },
     ]);
     const run = await enqueue(queue, { agent: await h.get('toolish'), task: 'act', source: 'api' });
     await queue.start();
@@ -423,17 +431,19 @@ describe('RunWorkers', () => {
     if (toolEvent)
       expect(acting!.actedAt!.getTime()).toBeLessThanOrEqual(toolEvent.createdAt.getTime());
     const result = await queue.stop({ drainMs: 200 });
-    queue = undefined;
-    expect(result.requeued).toBe(0);
-    expect(await h.store.runs.get(run.id)).toMatchObject({
-      status: 'error',
-      error: RECOVERY_REASON,
-    });
-    // Nobody will run it again: it is not queued.
-    expect(await h.store.runs.count({ status: 'queued' })).toBe(0);
+    expect(result.requeued).toBe(1);
+    expect(await h.store.runs.get(run.id)).toMatchObject({ status: 'queued', workerId: null });
+    queue = oneWorkerQueue();
+    await queue.start();
+    const done = await waitOn(queue, run.id, { timeoutMs: 30_000 });
+    expect(done).toMatchObject({ status: 'completed', finalResponse: 'resumed', attempt: 2 });
+    const types = (await h.store.runEvents.list(run.id)).map((e) => e.type);
+    expect(types.filter((t) => t === 'tool_call')).toHaveLength(1);
+    // Turn 1 once; turn 2 once cut by the stop, once answered.
+    expect(h.fake.requests).toHaveLength(3);
   });
 
-  it('on a graceful stop mid sub-agent, ends the parent as interrupted and cancels the child (never runs either twice)', async () => {
+  it('on a graceful stop mid sub-agent, lets the child finish and hands the parent over (never runs either twice)', async () => {
     h = await createHarness();
     h.agent('helper', 'model: openai/gpt-test');
     h.agent('boss', 'model: openai/gpt-test\nagents: [helper]');
@@ -441,7 +451,8 @@ describe('RunWorkers', () => {
     queue = oneWorkerQueue();
     h.fake.script([
       { toolCalls: [{ name: 'agent_helper', arguments: { task: 'slow part' } }] },
-      { delayMs: 3_000, text: 'too late' },
+      { delayMs: 1_500, text: 'child done' },
+      { text: 'boss done' },
     ]);
     const run = await enqueue(queue, {
       agent: await h.get('boss'),
@@ -454,12 +465,16 @@ describe('RunWorkers', () => {
       async () => (await h.store.runs.list({ parentRunId: run.id }))[0],
     );
     const result = await queue.stop({ drainMs: 200 });
-    queue = undefined;
-    expect(result.requeued).toBe(0);
-    expect(await h.store.runs.get(run.id)).toMatchObject({
-      status: 'error',
-      error: RECOVERY_REASON,
+    expect(result.requeued).toBe(1);
+    expect(await h.store.runs.get(child.id)).toMatchObject({
+      status: 'completed',
+      finalResponse: 'child done',
     });
-    expect((await h.store.runs.get(child.id))?.status).toBe('cancelled');
+    queue = oneWorkerQueue();
+    await queue.start();
+    const done = await waitOn(queue, run.id, { timeoutMs: 30_000 });
+    expect(done).toMatchObject({ status: 'completed', finalResponse: 'boss done' });
+    expect(await h.store.runs.list({ parentRunId: run.id })).toHaveLength(1);
+    expect(h.fake.requests).toHaveLength(3);
   });
 });

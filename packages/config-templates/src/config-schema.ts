@@ -120,6 +120,20 @@ export const TRACE_SAMPLERS = [
   'parentbased_traceidratio',
 ] as const;
 
+/** What a resumed run may do with a tool call whose outcome is unknown (`runs.on_unknown_outcome`). */
+export const UNKNOWN_OUTCOME_ACTIONS = ['error', 'retry', 'skip'] as const;
+
+/** One rule of `runs.tools`: which tool calls it is for, and how they are resumed. */
+const toolRule = section({
+  match: z
+    .array(text('a tool name or pattern'), { error: expecting('a list of tool names') })
+    .min(1, { error: expecting('at least one tool name') }),
+  environments: strings().optional(),
+  agents: strings().optional(),
+  retry: oneOf(['safe'] as const).optional(),
+  on_unknown_outcome: oneOf(UNKNOWN_OUTCOME_ACTIONS).optional(),
+});
+
 /** Turns `host` into `host:443`; `host:port` stays as written. */
 /** `host:port` as given, or a bare host with `:443` (the TLS port) added. */
 export function withDefaultPort(endpoint: string): string {
@@ -480,6 +494,21 @@ export function createConfigSchema(paths: WorkspacePaths) {
       timeout_seconds: wholeNumber('seconds', 1, 86400).default(600).meta({
         description: 'Time limit of one agent run; the run then ends with status timeout.',
       }),
+      max_attempts: wholeNumber('attempts', 1, 100).default(3).meta({
+        description:
+          'Attempts a run gets: a run whose process keeps dying under it is resumed from its journal until then, and ends error at the limit.',
+      }),
+      on_unknown_outcome: oneOf(UNKNOWN_OUTCOME_ACTIONS).default('error').meta({
+        description:
+          'What a resumed run does with a tool call whose outcome is unknown (its process died while it ran) and that is not safe to repeat: error ends the run, retry calls it again, skip tells the model the outcome is unknown.',
+      }),
+      tools: z
+        .array(toolRule, { error: expecting('a list of tool rules') })
+        .default([])
+        .meta({
+          description:
+            'Rules per tool (first match wins): match (tool names, * wildcards), optional environments and agents, retry: safe (safe to call again), on_unknown_outcome.',
+        }),
     }).prefault({}),
     api: section({
       host: text('a host name or IP address')

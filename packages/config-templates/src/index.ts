@@ -10,6 +10,7 @@ export {
   LOG_LEVELS,
   NOTIFICATION_EVENTS,
   TRACE_SAMPLERS,
+  UNKNOWN_OUTCOME_ACTIONS,
   createConfigSchema,
   defaultWebhookUrl,
   listConfigKeys,

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { DEFAULT_MAX_STEPS, agentDefinitionSchema } from './agent-definition.js';
 import { agentNameProblem, hasControlCharacter, visibleText } from './names.js';
 import type { AgentDefinition } from './agent-definition.js';
-import { CODING_BACKENDS } from './config-schema.js';
+import { CODING_BACKENDS, UNKNOWN_OUTCOME_ACTIONS } from './config-schema.js';
 import { PromptError, WorkspaceError, expecting } from './errors.js';
 
 // The same split dotprompt uses, so both agree on where the body starts.
@@ -41,6 +41,11 @@ const frontMatterSchema = z.looseObject(
     max_steps: wholeNumber,
     tools: names,
     agents: names,
+    on_unknown_outcome: z
+      .enum(UNKNOWN_OUTCOME_ACTIONS, {
+        error: expecting(`one of ${UNKNOWN_OUTCOME_ACTIONS.join(', ')}`),
+      })
+      .optional(),
     metadata: z
       .looseObject(
         {

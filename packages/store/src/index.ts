@@ -34,7 +34,7 @@ export {
   type CodingSessionBackend,
   type CodingSessionStatus,
 } from './schema.js';
-export type { JsonValue } from './schema.js';
+export type { JsonValue, PinnedStart, ToolAnnotations } from './schema.js';
 export type {
   Agent,
   Approval,
@@ -94,6 +94,8 @@ export type {
   RunsRepository,
   RunCreateInput,
   RecoveredRuns,
+  RecoveryPolicy,
+  AttemptEnd,
   RunListFilter,
   RunStatusFilter,
   RunProgress,
@@ -105,6 +107,8 @@ export type {
   RunEventsRepository,
   RunEventInput,
   RunEventFilter,
+  RecordFence,
+  JournalEntry,
 } from './repositories/run-events.js';
 export { TOKEN_USAGE_GROUPS, UNKNOWN_MODEL } from './repositories/run-stats.js';
 export type {

@@ -21,6 +21,24 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
+/** What the MCP spec lets a server say of a tool's behaviour (all hints, none binding). */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  idempotentHint?: boolean;
+  destructiveHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * What a run started with (`runs.pinned`): the prompt file's text as it was, the model, and the
+ * names of the tools it was given. A resumed attempt renders the same prompt from it.
+ */
+export interface PinnedStart {
+  prompt: string;
+  model: string;
+  tools: string[];
+}
+
 export const RUN_STATUSES = [
   'queued',
   'running',
@@ -153,6 +171,9 @@ export const tools = sqliteTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'`),
+    // What the server says of the tool's behaviour (MCP tool annotations: readOnlyHint,
+    // idempotentHint, …); a resumed run calls a tool again only when it is safe to repeat.
+    annotations: text('annotations', { mode: 'json' }).$type<ToolAnnotations>(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -256,8 +277,13 @@ export const runs = sqliteTable(
     // The run's own time limit, asked for by whoever submitted it; null: the agent's or the config's.
     timeoutMs: integer('timeout_ms'),
     // When the run started its first tool call or sub-agent, written before that call is made:
-    // from then on it may have had effects outside Junction, so it is never run again.
+    // from then on it may have had effects outside Junction, and is resumed from its journal.
     actedAt: ts('acted_at'),
+    // Attempts started (each claim of the run is one); a run that keeps dying ends at the limit.
+    attempt: integer('attempt').notNull().default(0),
+    // What the run started with, written before its first tool call: a resumed attempt goes on
+    // with the same prompt, model and tools even if the prompt file changed meanwhile.
+    pinned: text('pinned', { mode: 'json' }).$type<PinnedStart>(),
     queuedAt: ts('queued_at').notNull(),
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
@@ -292,6 +318,9 @@ export const runEvents = sqliteTable(
     seq: integer('seq').notNull(),
     type: text('type').notNull(),
     payload: text('payload', { mode: 'json' }).$type<unknown>(),
+    // What a resumed run needs of the event (a model turn's whole answer, a tool call's whole
+    // result), secrets redacted; the payload is the event as people read it (long texts cut).
+    journal: text('journal', { mode: 'json' }).$type<unknown>(),
     durationMs: integer('duration_ms'),
     createdAt: ts('created_at').notNull(),
   },

@@ -12,6 +12,13 @@ afterEach(async () => store.close());
 
 const queue = (task = 't') => store.runs.create({ agentName: 'a', task, source: 'cli' });
 
+/** How the tests recover runs of dead workers (see RecoveryPolicy). */
+const policy = {
+  maxAttempts: 2,
+  subAgentReason: 'interrupted: its parent resumes',
+  exhausted: 'interrupted {attempts} times; not resumed again',
+};
+
 describe('claiming, requeueing and failing runs by lease', () => {
   it('claims a queued run by id once', async () => {
     const run = await queue();
@@ -33,9 +40,8 @@ describe('claiming, requeueing and failing runs by lease', () => {
     expect((await store.runs.claimNext('w3', 1000))?.id).toBe(run.id);
   });
 
-  // Regression (issue 13, item 4): after a crash every interrupted run was failed, also those
-  // that had called no tool; and a graceful stop re-ran tool calls. One rule for both now.
-  it('recovers expired runs by one rule: re-queued unless a tool call had started, then failed', async () => {
+  // Issue 32: a run that had called a tool used to be failed on recovery; it is resumed now.
+  it('recovers expired runs by one rule: back to the queue, acted or not, with why its attempt ended', async () => {
     const quiet = await queue('no tool call yet');
     const acted = await queue('called a tool');
     const live = await queue('live');
@@ -46,33 +52,55 @@ describe('claiming, requeueing and failing runs by lease', () => {
     expect(await store.runs.markActed(acted.id, 'w1')).toBe(true);
     expect((await store.runs.get(acted.id))?.actedAt).toEqual(clock);
     clock = new Date(clock.getTime() + 5_000);
-    const recovered = await store.runs.recoverExpired('interrupted: worker stopped');
-    expect(recovered.requeued.map((r) => r.id)).toEqual([quiet.id]);
-    expect(recovered.failed.map((r) => r.id)).toEqual([acted.id]);
-    expect(await store.runs.get(quiet.id)).toMatchObject({ status: 'queued', workerId: null });
+    const recovered = await store.runs.recoverExpired(policy);
+    expect(recovered.requeued.map((r) => r.id).sort()).toEqual([quiet.id, acted.id].sort());
+    expect(recovered.failed).toEqual([]);
     expect(await store.runs.get(acted.id)).toMatchObject({
-      status: 'error',
-      error: 'interrupted: worker stopped',
+      status: 'queued',
+      workerId: null,
+      attempt: 1,
     });
+    const events = await store.runEvents.list(acted.id);
+    expect(events.map((e) => [e.type, e.payload])).toEqual([
+      ['attempt_ended', { attempt: 1, worker_id: 'w1', reason: 'lease lost' }],
+    ]);
     expect((await store.runs.get(live.id))?.status).toBe('running');
   });
 
-  it('never requeues a run that started a tool call, gracefully or as abandoned', async () => {
+  it('counts attempts by claims and ends a run that used them all, naming how many', async () => {
+    const run = await queue('poison');
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      expect((await store.runs.claim(run.id, `w${attempt}`, 1_000))?.attempt).toBe(attempt);
+      clock = new Date(clock.getTime() + 5_000);
+      const recovered = await store.runs.recoverExpired(policy);
+      if (attempt < 2) expect(recovered.requeued.map((r) => r.id)).toEqual([run.id]);
+      else expect(recovered.failed.map((r) => r.id)).toEqual([run.id]);
+    }
+    expect(await store.runs.get(run.id)).toMatchObject({
+      status: 'error',
+      error: 'interrupted 2 times; not resumed again',
+    });
+  });
+
+  it('requeues a run that started a tool call, gracefully or as abandoned, for its worker only', async () => {
     const acted = await queue('acted');
     const quiet = await queue('quiet');
     await store.runs.claim(acted.id, 'w1', 60_000);
     await store.runs.claim(quiet.id, 'w1', 60_000);
     await store.runs.markActed(acted.id, 'w1');
-    expect(await store.runs.requeue(acted.id, 'w1')).toBe(false);
-    expect(await store.runs.recoverAbandoned(acted.id, 'w2', 'gone')).toBeUndefined();
-    expect(await store.runs.recoverAbandoned(acted.id, 'w1', 'gone')).toMatchObject({
-      requeued: false,
-      run: { status: 'error', error: 'gone' },
-    });
-    expect(await store.runs.recoverAbandoned(quiet.id, 'w1', 'gone')).toMatchObject({
+    expect(await store.runs.requeue(acted.id, 'w2')).toBe(false);
+    expect(await store.runs.requeue(acted.id, 'w1')).toBe(true);
+    expect((await store.runEvents.list(acted.id)).map((e) => e.payload)).toEqual([
+      { attempt: 1, worker_id: 'w1', reason: 'graceful stop' },
+    ]);
+    expect(await store.runs.recoverAbandoned(quiet.id, 'w2', policy)).toBeUndefined();
+    expect(await store.runs.recoverAbandoned(quiet.id, 'w1', policy)).toMatchObject({
       requeued: true,
       run: { status: 'queued', workerId: null },
     });
+    expect((await store.runEvents.list(quiet.id)).map((e) => e.payload)).toEqual([
+      { attempt: 1, worker_id: 'w1', reason: 'process lost' },
+    ]);
   });
 
   it("never requeues a sub-agent's run: it belongs to its parent's attempt", async () => {
@@ -86,9 +114,30 @@ describe('claiming, requeueing and failing runs by lease', () => {
     await store.runs.claim(child.id, 'w1', 1_000);
     expect(await store.runs.requeue(child.id, 'w1')).toBe(false);
     clock = new Date(clock.getTime() + 5_000);
-    const recovered = await store.runs.recoverExpired('gone');
-    expect(recovered.failed.map((r) => r.id)).toEqual([child.id]);
+    const recovered = await store.runs.recoverExpired(policy);
+    expect(recovered.failed.map((r) => [r.id, r.error])).toEqual([
+      [child.id, 'interrupted: its parent resumes'],
+    ]);
     expect(recovered.requeued).toEqual([]);
+  });
+
+  it('writes the journal only while the worker holds the run, pinning what it started with once', async () => {
+    const run = await queue('journaled');
+    await store.runs.claim(run.id, 'w1', 60_000);
+    const pinned = { prompt: 'You help.', model: 'openai/gpt-4o-mini', tools: ['add'] };
+    const turn = { type: 'model_turn', payload: { step: 1 }, journal: { content: [] } };
+    expect(await store.runEvents.record(run.id, [turn], undefined, { workerId: 'w2' })).toBe(false);
+    expect(await store.runEvents.count(run.id)).toBe(0);
+    expect(
+      await store.runEvents.record(run.id, [turn], undefined, { workerId: 'w1', pinned }),
+    ).toBe(true);
+    const again = { ...pinned, prompt: 'changed' };
+    await store.runEvents.record(run.id, [], undefined, { workerId: 'w1', pinned: again });
+    expect(await store.runs.get(run.id)).toMatchObject({ pinned, actedAt: clock });
+    await store.runEvents.record(run.id, [{ type: 'log', payload: { line: 'no journal' } }]);
+    expect(await store.runEvents.journal(run.id)).toEqual([
+      { seq: 1, type: 'model_turn', journal: { content: [] } },
+    ]);
   });
 });
 
@@ -201,10 +250,10 @@ describe('asking a run to stop (issue 16: cancel a run from anywhere)', () => {
     // A graceful stop does not put it back either.
     expect(await store.runs.requeue(abandoned.id, 'w2')).toBe(false);
     clock = new Date(clock.getTime() + 2000);
-    const recovered = await store.runs.recoverExpired('gone');
+    const recovered = await store.runs.recoverExpired(policy);
     expect(recovered.requeued).toEqual([]);
     expect(recovered.failed.map((r) => [r.id, r.status])).toEqual([[expired.id, 'cancelled']]);
-    const outcome = await store.runs.recoverAbandoned(abandoned.id, 'w2', 'gone');
+    const outcome = await store.runs.recoverAbandoned(abandoned.id, 'w2', policy);
     expect(outcome).toMatchObject({ requeued: false, run: { status: 'cancelled' } });
     expect(outcome?.run.error).toMatch(/cancelled/);
   });

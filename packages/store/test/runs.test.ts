@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { runDurationMs, type Store } from '../src/index.js';
 import { manualClock, openTestStore, STORE_KINDS, type StoreKind } from './helpers.js';
 
+const POLICY = { maxAttempts: 3, subAgentReason: 'gone', exhausted: 'gone {attempts} times' };
+
 describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
   let store: Store;
   let close: () => Promise<void>;
@@ -169,9 +171,9 @@ describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
     await store.runs.claimNext('dead-worker', 1000);
     expect(await store.runs.renewLease(run.id, 'dead-worker', 1000)).toBe(true);
     expect(await store.runs.renewLease(run.id, 'someone-else', 1000)).toBe(false);
-    expect(await store.runs.recoverExpired('gone')).toEqual({ requeued: [], failed: [] });
+    expect(await store.runs.recoverExpired(POLICY)).toEqual({ requeued: [], failed: [] });
     clock.advance(1001);
-    const { requeued } = await store.runs.recoverExpired('gone');
+    const { requeued } = await store.runs.recoverExpired(POLICY);
     expect(requeued.map((r) => [r.id, r.status, r.workerId])).toEqual([[run.id, 'queued', null]]);
     expect((await store.runs.claimNext('live-worker', 1000))?.id).toBe(run.id);
   });

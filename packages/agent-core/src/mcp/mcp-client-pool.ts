@@ -15,6 +15,7 @@ import {
   redactUrl,
 } from '@junction/telemetry';
 import type { Logger, Redactor } from '@junction/telemetry';
+import type { ToolAnnotations } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
 import type { AgentCoreErrorCode } from '../errors.js';
 import {
@@ -53,6 +54,8 @@ export interface DiscoveredTool {
   description: string | null;
   /** The tool's JSON Schema for its arguments. */
   inputSchema: Record<string, unknown>;
+  /** What the server says of its behaviour (readOnlyHint, idempotentHint, …), when it does. */
+  annotations?: ToolAnnotations;
 }
 
 /** What a tool call returned; a tool that failed is `isError: true`, not an exception. */
@@ -60,6 +63,16 @@ export interface ToolCallResult {
   content: Array<Record<string, unknown>>;
   structuredContent?: Record<string, unknown>;
   isError: boolean;
+}
+
+/** The behaviour hints of a tool's MCP annotations (the ones that are booleans). */
+function hintsOf(annotations: Record<string, unknown>): ToolAnnotations {
+  const hints: ToolAnnotations = {};
+  for (const key of ['readOnlyHint', 'idempotentHint', 'destructiveHint', 'openWorldHint'] as const) {
+    const value = annotations[key];
+    if (typeof value === 'boolean') hints[key] = value;
+  }
+  return hints;
 }
 
 /** Options of one `callTool`. */
@@ -70,6 +83,8 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Awaited once connected, right before tools/call is sent; throwing stops the call unsent. */
   beforeSend?: () => Promise<void> | void;
+  /** The request's `_meta` (the run's idempotency key of the call). */
+  meta?: Record<string, unknown>;
 }
 
 /** The error of a `beforeSend` hook: the call was not sent, so it is the caller's, unwrapped. */
@@ -213,6 +228,7 @@ export class McpClientPool {
             name: tool.name,
             description: tool.description ?? null,
             inputSchema: { ...tool.inputSchema },
+            ...(tool.annotations ? { annotations: hintsOf(tool.annotations) } : {}),
           });
         }
         cursor = result.nextCursor;
@@ -248,7 +264,12 @@ export class McpClientPool {
     const action = `calling tool "${tool}"`;
     return this.run(key, spec, action, timeoutMs, options.signal, async (conn, request) => {
       if (options.beforeSend) await NotSent.wrap(options.beforeSend);
-      const result = await conn.client.callTool({ name: tool, arguments: args }, undefined, {
+      const params = {
+        name: tool,
+        arguments: args,
+        ...(options.meta ? { _meta: options.meta } : {}),
+      };
+      const result = await conn.client.callTool(params, undefined, {
         signal: request.signal,
         timeout: request.remaining(),
       });

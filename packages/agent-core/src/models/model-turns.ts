@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import { APICallError, wrapLanguageModel } from 'ai';
 import type { Metrics, Tracer } from '@junction/telemetry';
+import { StreamedAnswer, toolCallsOf, type TurnAnswer } from '../runs/run-journal.js';
 import type { Span } from '@junction/telemetry';
 import {
   llmGenerateAttributes,
@@ -28,6 +29,8 @@ export interface ModelTurn {
   finishReason: string;
   text: string;
   toolCalls: Array<{ id: string; name: string }>;
+  /** The whole answer, for the run's journal (a resumed attempt is given it again). */
+  answer: TurnAnswer;
 }
 
 export interface ModelTurnHooks {
@@ -47,6 +50,8 @@ export interface ModelTurnHooks {
   maxRetries?: number;
   /** The text of a streamed turn as it arrives. */
   onTextDelta?: (delta: string) => void;
+  /** Turns the run had before this model's first call (a resumed attempt's journaled ones). */
+  stepsBefore?: number;
 }
 
 /** A failed model call that is tried again. */
@@ -83,22 +88,21 @@ function retryable(err: unknown): boolean {
   return APICallError.isInstance(err) && err.isRetryable === true;
 }
 
-function summarise(
-  result: LanguageModelV3GenerateResult,
-): Pick<ModelTurn, 'inputTokens' | 'outputTokens' | 'finishReason' | 'text' | 'toolCalls'> {
+/** A turn's figures and text, from its whole answer. */
+export function summarise(
+  answer: TurnAnswer,
+): Pick<ModelTurn, 'inputTokens' | 'outputTokens' | 'finishReason' | 'text' | 'toolCalls' | 'answer'> {
   let text = '';
-  const toolCalls: Array<{ id: string; name: string }> = [];
-  for (const part of result.content) {
+  for (const part of answer.content) {
     if (part.type === 'text') text += part.text;
-    else if (part.type === 'tool-call')
-      toolCalls.push({ id: part.toolCallId, name: part.toolName });
   }
   return {
-    inputTokens: result.usage.inputTokens.total ?? 0,
-    outputTokens: result.usage.outputTokens.total ?? 0,
-    finishReason: result.finishReason.unified,
+    inputTokens: answer.usage.inputTokens.total ?? 0,
+    outputTokens: answer.usage.outputTokens.total ?? 0,
+    finishReason: answer.finishReason.unified,
     text,
-    toolCalls,
+    toolCalls: toolCallsOf(answer),
+    answer,
   };
 }
 
@@ -111,7 +115,7 @@ function summarise(
  */
 export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): LanguageModelV3 {
   const now = hooks.now ?? Date.now;
-  let step = 0;
+  let step = hooks.stepsBefore ?? 0;
   // Failed calls since the last turn that succeeded: the attempt number within a turn.
   let failures = 0;
   const attrs = () => llmGenerateAttributes({ model: hooks.modelId, provider: hooks.provider });
@@ -186,7 +190,15 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
             failed(err, started);
             throw err;
           }
-          await answered(span, started, summarise(result));
+          await answered(
+            span,
+            started,
+            summarise({
+              content: result.content,
+              finishReason: result.finishReason,
+              usage: result.usage,
+            }),
+          );
           return result;
         },
         // A call out to the model provider: CLIENT, as the conventions say.
@@ -208,18 +220,15 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
         span.end();
         throw err;
       }
-      let text = '';
-      const toolCalls: ModelTurn['toolCalls'] = [];
+      const answer = new StreamedAnswer();
       let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
       let error: unknown;
       const stream = result.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           transform(part, controller) {
+            answer.add(part);
             if (part.type === 'text-delta') {
-              text += part.delta;
               hooks.onTextDelta?.(part.delta);
-            } else if (part.type === 'tool-call') {
-              toolCalls.push({ id: part.toolCallId, name: part.toolName });
             } else if (part.type === 'finish') {
               finish = part;
             } else if (part.type === 'error') {
@@ -230,13 +239,7 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
           async flush() {
             try {
               if (finish && error === undefined) {
-                await answered(span, started, {
-                  inputTokens: finish.usage.inputTokens.total ?? 0,
-                  outputTokens: finish.usage.outputTokens.total ?? 0,
-                  finishReason: finish.finishReason.unified,
-                  text,
-                  toolCalls,
-                });
+                await answered(span, started, summarise(answer.answer(finish)));
               } else {
                 failed(error, started);
                 recordSpanError(span, error ?? new Error('the stream ended without finishing'));

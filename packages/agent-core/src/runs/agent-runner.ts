@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
 import {
   generateText,
@@ -13,7 +14,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { parsePromptFile, renderPrompt, type AgentDefinition } from '@junction/config-templates';
+import { parsePrompt, renderPrompt, type AgentDefinition } from '@junction/config-templates';
 import type { Agent, Run, Store } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
@@ -38,7 +39,20 @@ import {
   type ResolvedModel,
 } from '../models/model-factory.js';
 import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
-import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
+import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RunCancelled, RunInterrupted } from './lease.js';
+import {
+  AttemptJournal,
+  toolResumePolicy,
+  type ResumeSettings,
+  type UnknownOutcomeAction,
+} from './attempt-journal.js';
+import {
+  emptyJournal,
+  readJournal,
+  replayingModel,
+  type RunJournal,
+  type TurnAnswer,
+} from './run-journal.js';
 import { RunRecorder } from './run-recorder.js';
 import { exportedTask, withRunSecrets } from './task-redaction.js';
 import {
@@ -101,6 +115,8 @@ export interface AgentRunnerDeps {
   now?: () => Date;
   /** Tools the process gives runs beyond each agent's own (see RunToolProvider). */
   toolProviders?: readonly RunToolProvider[];
+  /** How a resumed run treats calls whose outcome is unknown (`runs.on_unknown_outcome`, `runs.tools`). */
+  resume?: ResumeSettings;
 }
 
 export interface ExecuteOptions {
@@ -124,13 +140,6 @@ export interface ExecuteOptions {
   onText?: (delta: string) => void;
 }
 
-/** Abort reason meaning "stop, but put the run back in the queue" (graceful shutdown). */
-export class RunInterrupted extends Error {
-  constructor(message = 'the worker is shutting down') {
-    super(message);
-    this.name = 'RunInterrupted';
-  }
-}
 
 /** Abort reason of a run whose lease this worker no longer holds. */
 export class LeaseLost extends Error {
@@ -145,6 +154,41 @@ export class LeaseLost extends Error {
 }
 
 const MAX_DEPTH = 5;
+
+/** A prompt file as a run reads it: its text (what a run pins) and its definition. */
+interface PromptFile {
+  source: string;
+  def: AgentDefinition;
+}
+
+async function readPromptFile(file: string): Promise<PromptFile> {
+  const source = await readFile(file, 'utf8');
+  return { source, def: await parsePrompt(source, file) };
+}
+
+/** The answer of a turn with secrets taken out, as the journal keeps it. */
+function redactedAnswer(answer: TurnAnswer, redactor: Redactor): TurnAnswer {
+  return {
+    ...answer,
+    content: answer.content.map((part) => {
+      if (part.type === 'text' || part.type === 'reasoning')
+        return { ...part, text: redactor.text(part.text) };
+      if (part.type === 'tool-call') return { ...part, input: redactor.text(part.input) };
+      return part;
+    }),
+  };
+}
+
+/** The turns' token counts added up. */
+function journalTokens(journal: RunJournal): { input: number; output: number } {
+  let input = 0;
+  let output = 0;
+  for (const turn of journal.turns) {
+    input += turn.usage.inputTokens.total ?? 0;
+    output += turn.usage.outputTokens.total ?? 0;
+  }
+  return { input, output };
+}
 
 function cut(text: string, max: number): string {
   return text.length <= max
@@ -168,8 +212,8 @@ export class AgentRunner {
   readonly #now: () => number;
   /** Built once: redaction runs on every turn and tool call. */
   readonly #redactor: Redactor;
-  /** Parsed prompt files, reused while the file's size and mtime are unchanged. */
-  readonly #prompts = new Map<string, { key: string; def: Promise<AgentDefinition> }>();
+  /** Prompt files (text and parsed), reused while the file's size and mtime are unchanged. */
+  readonly #prompts = new Map<string, { key: string; prompt: Promise<PromptFile> }>();
   /** Records of runs whose end this runner wrote (not one someone else had already written). */
   readonly #endedHere = new WeakSet<Run>();
   /** Redactors per tool wiring: the process's secrets plus the wiring's servers' (see #runRedactor). */
@@ -192,17 +236,17 @@ export class AgentRunner {
     ]);
   }
 
-  async #prompt(file: string): Promise<AgentDefinition> {
+  async #prompt(file: string): Promise<PromptFile> {
     // One metadata call per run: synchronous costs a few microseconds, where the promise form
     // goes through the thread pool and back, on every run's critical path.
     const info = statSync(file);
     const key = `${info.size}:${info.mtimeMs}`;
     const cached = this.#prompts.get(file);
-    if (cached?.key === key) return cached.def;
-    const def = parsePromptFile(file);
-    this.#prompts.set(file, { key, def });
-    def.catch(() => this.#prompts.delete(file));
-    return def;
+    if (cached?.key === key) return cached.prompt;
+    const prompt = readPromptFile(file);
+    this.#prompts.set(file, { key, prompt });
+    prompt.catch(() => this.#prompts.delete(file));
+    return prompt;
   }
 
   /** Every provider's tools for this run, in the providers' order. */
@@ -444,20 +488,11 @@ export class AgentRunner {
     const storedOnce = <T>(call: () => Promise<T>): Promise<T> =>
       whileStoreAway(call, { ...storeWait, onlyUnsent: true });
     const recorder = new RunRecorder(store, run.id, options.onWritten, undefined, storeWait);
-    // Aborted with the store's error when a tool call's store write failed: the run ends with it.
+    // Aborted with the reason when a tool call must stop the run (its store write failed, or a
+    // resumed run met a call whose outcome is unknown): the run ends with it.
     const storeFailed = new AbortController();
     // The process's secrets, then (once the agent's tools are known) its tool servers' too.
     let redactor = this.#redactor;
-    // Whether a tool call or sub-agent has been sent: from then on the run is never re-run. The
-    // store records it (`markActed`) right before the first one leaves — an MCP call once its
-    // server is connected, not while connecting — so recovery after a crash knows it too.
-    let acted: Promise<void> | undefined;
-    const markActed = (): Promise<void> =>
-      (acted ??= stored(() => store.runs.markActed(run.id, options.workerId)).then((held) => {
-        if (!held) {
-          throw new Error(`run ${run.id} is no longer held by this worker; the call was not made`);
-        }
-      }));
     /** What the run's end records of its progress, however it ends. */
     const progress = (): {
       stepsTaken: number;
@@ -498,15 +533,43 @@ export class AgentRunner {
           { agent: agent.name },
         );
       }
-      const def = await this.#prompt(agent.promptPath);
+      // A resumed attempt goes on with what the run started with (pinned before it first acted),
+      // and from where its journal ends.
+      const pinned = run.pinned;
+      const journal: RunJournal =
+        run.attempt > 1 || pinned
+          ? readJournal(await stored(() => store.runEvents.journal(run.id)))
+          : emptyJournal();
+      const { source, def } = pinned
+        ? { source: pinned.prompt, def: await parsePrompt(pinned.prompt, agent.promptPath) }
+        : await this.#prompt(agent.promptPath);
       const schema = def.output?.jsonSchema;
       // Streamed only for the caller watching this run, and not when the answer is an object.
       const onText = depth === 0 && !schema ? options.onText : undefined;
       const wiring = await this.#toolWiring(agent, syncedAt);
       redactor = this.#runRedactor(wiring, run.variables);
-      const resolved = this.#model(def.model ?? agent.model ?? undefined);
+      const resolved = this.#model(pinned?.model ?? def.model ?? agent.model ?? undefined);
       modelId = resolved.id;
-      recorder.record([], { traceId, model: modelId });
+      steps = journal.turns.length;
+      const tokens = journalTokens(journal);
+      inputTokens = tokens.input;
+      outputTokens = tokens.output;
+      recorder.record(
+        run.attempt > 1
+          ? [
+              {
+                type: 'resumed',
+                payload: {
+                  attempt: run.attempt,
+                  worker_id: options.workerId,
+                  from_step: journal.turns.length + 1,
+                  replayed_tool_calls: journal.outcomes.size,
+                },
+              },
+            ]
+          : [],
+        { traceId, model: modelId },
+      );
       const prompt = await renderPrompt(def, {
         userInput: run.task,
         variables: run.variables,
@@ -530,7 +593,27 @@ export class AgentRunner {
       // Every tool call and retry listens on it; a long run legitimately has many.
       setMaxListeners(1000, signal);
 
-      const model = withModelTurns(resolved.model as LanguageModelV3, {
+      // The tools' annotations, by name, for the resume policy of a call.
+      const annotations = new Map(wiring.mcp.map(({ tool }) => [tool.name, tool.annotations]));
+      const agentAction = def.frontMatter.on_unknown_outcome as UnknownOutcomeAction | undefined;
+      const attempt = new AttemptJournal({
+        runId: run.id,
+        workerId: options.workerId,
+        recorder,
+        journal,
+        redactor,
+        pin: () => ({ prompt: source, model: resolved.id, tools: Object.keys(tools) }),
+        policy: (call) =>
+          toolResumePolicy(this.#deps.resume ?? {}, {
+            tool: call.tool,
+            environment,
+            agent: agent.name,
+            annotations: annotations.get(call.tool),
+            agentAction,
+          }),
+      });
+      const turns = withModelTurns(resolved.model as LanguageModelV3, {
+        stepsBefore: journal.turns.length,
         tracer: this.#deps.tracer,
         ...(this.#deps.metrics ? { metrics: this.#deps.metrics } : {}),
         modelId: resolved.id,
@@ -542,6 +625,7 @@ export class AgentRunner {
           steps = turn.step;
           inputTokens += turn.inputTokens;
           outputTokens += turn.outputTokens;
+          attempt.noteTurn(turn.step, turn.answer);
           recorder.record(
             [
               {
@@ -556,12 +640,20 @@ export class AgentRunner {
                   ...(turn.text ? { text: cut(redactor.text(turn.text), maxChars) } : {}),
                   tool_calls: turn.toolCalls,
                 },
+                journal: redactedAnswer(turn.answer, redactor),
               },
             ],
             { stepsTaken: steps, inputTokens, outputTokens },
           );
           emit({ type: 'model_turn', runId: run.id, turn });
         },
+      });
+      // Turns an earlier attempt finished are answered from the journal, not asked again.
+      const model = replayingModel(turns, journal.turns, {
+        onReplayed: (step) => {
+          steps = step;
+        },
+        beforeLive: () => attempt.boundary(),
       });
       const localTools = this.#deps.toolProviders?.length
         ? await this.#localTools({
@@ -584,8 +676,10 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
-        onToolStart: markActed,
-        onStoreFailure: (err) => storeFailed.abort(err),
+        onToolStart: () => attempt.act(steps),
+        stopRun: (err) => storeFailed.abort(err),
+        resume: (call) => attempt.decide(call),
+        idempotencyKey: (callId) => attempt.key(callId),
         onToolCall: (call) => {
           recorder.record([
             {
@@ -599,6 +693,11 @@ export class AgentRunner {
                 result: cut(redactor.text(call.result), maxChars),
                 success: call.success,
                 ...(call.error ? { error: cut(redactor.text(call.error), maxChars) } : {}),
+              },
+              journal: {
+                id: call.id,
+                text: redactor.text(call.result),
+                ...(call.error !== undefined ? { error: redactor.text(call.error) } : {}),
               },
             },
           ]);
@@ -621,7 +720,12 @@ export class AgentRunner {
               },
             }),
           );
-          const finished = await this.#execute(child, { ...options, signal }, depth + 1);
+          // A graceful stop lets the sub-agent's run finish, as any tool call under way.
+          const finished = await this.#execute(
+            child,
+            { ...options, signal: unlessInterrupted(signal) },
+            depth + 1,
+          );
           recorder.record([
             {
               type: 'sub_agent',
@@ -639,6 +743,16 @@ export class AgentRunner {
         },
       });
 
+      const gone = pinned?.tools.filter((name) => !(name in tools)) ?? [];
+      if (gone.length > 0) {
+        throw new AgentCoreError(
+          'TOOL_GONE',
+          `Run ${run.id} started with tool${gone.length > 1 ? 's' : ''} ${gone.map((n) => `"${n}"`).join(', ')}, ` +
+            `which agent "${agent.name}" no longer has in environment "${environment}" (its MCP server was removed, or failed at the last sync), so it cannot be resumed. ` +
+            'Sync the environment with that server, or run the task again.',
+          { agent: agent.name, tools: gone },
+        );
+      }
       const messages = prompt.messages.map((m) => ({
         role: m.role,
         content: m.content,
@@ -697,26 +811,20 @@ export class AgentRunner {
         return (await store.runs.get(run.id)) ?? run;
       }
       await recorder.flush().catch(() => undefined);
-      // Re-queued only if no tool call or sub-agent has started (the store checks it again,
-      // and refuses a run someone asked to stop: that one ends `cancelled` below).
+      // Handed over (a graceful stop): back in the queue, to be resumed from its journal (the
+      // store writes why its attempt ended, and refuses a run someone asked to stop: that one
+      // ends `cancelled` below).
       let askedToStop = false;
-      if (interrupted && acted === undefined) {
-        if (await store.runs.requeue(run.id, options.workerId)) {
-          await store.runEvents.append(run.id, {
-            type: 'run_error',
-            payload: { message: `interrupted (${(cancel?.reason as Error).message}); re-queued` },
-          });
+      if (interrupted) {
+        if (await store.runs.requeue(run.id, options.workerId, 'graceful stop')) {
           return (await store.runs.get(run.id)) ?? run;
         }
         askedToStop = true;
       }
-      // Interrupted after a tool call or sub-agent started: ended as a crash would end it.
       const message = askedToStop
         ? this.#describe(failure, 'cancelled', timeout)
-        : interrupted
-          ? RECOVERY_REASON
-          : redactor.text(this.#describe(failure, status, timeout));
-      const endStatus = askedToStop ? 'cancelled' : interrupted ? 'error' : status;
+        : redactor.text(this.#describe(failure, status, timeout));
+      const endStatus = askedToStop ? 'cancelled' : status;
       await storedOnce(() =>
         store.runEvents.append(run.id, {
           type: 'run_error',
@@ -754,6 +862,17 @@ export class AgentRunner {
       return (await this.#deps.store.runs.get(run.id)) ?? run;
     }
   }
+}
+
+/** A signal that follows `signal`, except for a graceful stop (RunInterrupted). */
+function unlessInterrupted(signal: AbortSignal): AbortSignal {
+  const child = new AbortController();
+  const follow = (): void => {
+    if (!(signal.reason instanceof RunInterrupted)) child.abort(signal.reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return child.signal;
 }
 
 /**

@@ -28,8 +28,15 @@ export type { Announcement, RunBus, RunStateMessage, WorkKind } from './run-bus.
 export { followRun } from './follow-run.js';
 export type { FollowedEvent, FollowOptions } from './follow-run.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
-export { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RECOVERY_REASON, RunCancelled } from './lease.js';
-export { AgentRunner, RunInterrupted } from './agent-runner.js';
+export {
+  CANCELLED_MESSAGE,
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  recoveryPolicy,
+  RunCancelled,
+  RunInterrupted,
+} from './lease.js';
+export { AgentRunner } from './agent-runner.js';
 export type {
   AgentRunnerDeps,
   ExecuteOptions,

@@ -1,13 +1,25 @@
+import type { RecoveryPolicy } from '@junction/store';
+
 /** How long a worker's claim on a run holds without renewal; renewed every third of it. */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/** Attempts a run gets when `runs.max_attempts` does not say (see recoveryPolicy). */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
 /**
- * The rule for a run whose process stopped under it (a crash, or a graceful stop that ran out of
- * time): once it has started a tool call or a sub-agent it is ended with this reason, never run
- * again on its own, because those calls may already have had effects.
+ * The rule for runs whose process stopped under them (a crash, a lost lease): each goes back to
+ * the queue and is resumed from its journal, until it has used `maxAttempts` attempts. A
+ * sub-agent's run is not resumed on its own: its parent's resumed attempt decides about the
+ * call that started it.
  */
-export const RECOVERY_REASON =
-  'interrupted: the process running it stopped before it finished. It was not retried automatically because its tool calls may already have had effects; run it again if needed.';
+export function recoveryPolicy(maxAttempts: number = DEFAULT_MAX_ATTEMPTS): RecoveryPolicy {
+  return {
+    maxAttempts,
+    subAgentReason:
+      "interrupted: the process running it stopped before it finished. Its parent run resumes, and decides about the call that started this run by the rule for tool calls whose outcome is unknown.",
+    exhausted: `interrupted: the process running it stopped under it in each of its {attempts} attempts (runs.max_attempts is ${maxAttempts}), so it was not resumed again. \`junction runs inspect\` shows its attempts; run it again once the cause is fixed.`,
+  };
+}
 
 /** What the error of a cancelled run says. */
 export const CANCELLED_MESSAGE = 'Run cancelled.';
@@ -20,5 +32,16 @@ export class RunCancelled extends Error {
   constructor(message = 'the run was cancelled') {
     super(message);
     this.name = 'RunCancelled';
+  }
+}
+
+/**
+ * Abort reason meaning "stop, but put the run back in the queue" (a graceful stop): a tool call
+ * under way returns first, and the run is resumed from its journal by another attempt.
+ */
+export class RunInterrupted extends Error {
+  constructor(message = 'the worker is shutting down') {
+    super(message);
+    this.name = 'RunInterrupted';
   }
 }

@@ -1,12 +1,18 @@
-import type { FinalEvents, RunEventInput, RunProgress, Store } from '@junction/store';
+import type {
+  FinalEvents,
+  RecordFence,
+  RunEventInput,
+  RunProgress,
+  Store,
+} from '@junction/store';
 import { whileStoreAway, type StoreWait } from './store-retry.js';
 
 /**
  * Writes a run's events and counters behind the run instead of in its way. Records are
- * buffered and written together — every `intervalMs` (1 s) while the run goes, and when it ends —
- * so a model turn never waits on the disk and a fast run costs one write, not one per event.
- * The runner awaits `flush()` before it ends the run, so nothing is lost on a normal end; a
- * crash loses at most the last interval, and the run is then failed by recovery anyway.
+ * buffered and written together — every `intervalMs` (1 s) while the run goes, at each step
+ * boundary of a run that acts (`flush`, `act`: the journal), and when it ends — so a run that
+ * calls no tool costs one write, not one per event. A crash loses at most what was recorded
+ * since the last boundary: what a resumed attempt does again (see run-journal.ts).
  */
 export class RunRecorder {
   readonly #store: Store;
@@ -48,26 +54,49 @@ export class RunRecorder {
     }
   }
 
-  #write(): Promise<void> {
+  /** Writes what is buffered (fenced: only while the worker holds the run); false when refused. */
+  #write(fence?: RecordFence): Promise<boolean> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     const events = this.#events;
     const progress = this.#progress;
     this.#events = [];
     this.#progress = undefined;
-    this.#tail = this.#tail.then(async () => {
-      if (this.#failure !== undefined || (events.length === 0 && !progress)) return;
+    const written = this.#tail.then(async () => {
+      if (this.#failure !== undefined) return false;
+      if (!fence && events.length === 0 && !progress) return true;
       try {
-        const write = (): Promise<void> =>
-          this.#store.runEvents.record(this.#runId, events, progress);
-        // Events are appended: written again only if the first write never reached the store.
-        await (this.#wait ? whileStoreAway(write, { ...this.#wait, onlyUnsent: true }) : write());
-        if (events.length > 0) this.#onWritten?.(this.#runId);
+        let sent = false;
+        const write = async (): Promise<boolean> => {
+          // Events are appended: a write that failed after it was sent may have been applied,
+          // so it is looked for before it is written again (never twice, never lost).
+          if (sent && events.length > 0 && (await this.#landed(events))) return true;
+          sent = true;
+          return this.#store.runEvents.record(this.#runId, events, progress, fence);
+        };
+        const held = await (this.#wait ? whileStoreAway(write, this.#wait) : write());
+        if (held && events.length > 0) this.#onWritten?.(this.#runId);
+        return held;
       } catch (err) {
         this.#failure = err;
+        return false;
       }
     });
-    return this.#tail;
+    this.#tail = written.then(() => undefined);
+    return written;
+  }
+
+  /** Whether `events` are the run's last events: a write of them was applied. */
+  async #landed(events: readonly RunEventInput[]): Promise<boolean> {
+    const last = await this.#store.runEvents.last(this.#runId, events.length);
+    return (
+      last.length === events.length &&
+      last.every(
+        (row, i) =>
+          row.type === events[i]?.type &&
+          JSON.stringify(row.payload ?? null) === JSON.stringify(events[i]?.payload ?? null),
+      )
+    );
   }
 
   /**
@@ -90,5 +119,16 @@ export class RunRecorder {
   async flush(): Promise<void> {
     await this.#write();
     if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /**
+   * Writes everything buffered before the run acts (a tool call leaves), only while `fence`'s
+   * worker holds the run, marking it acted (and pinning what it started with, the first time).
+   * False when the worker no longer holds it: then the call must not be made.
+   */
+  async act(fence: RecordFence): Promise<boolean> {
+    const held = await this.#write(fence);
+    if (this.#failure !== undefined) throw this.#failure;
+    return held;
   }
 }

@@ -12,11 +12,15 @@ import { SPAN_TOOL_CALL, SpanKind, toolCallAttributes, withSpan } from '@junctio
 import { z } from 'zod';
 import type { McpClientPool, McpServerSpec, ToolCallResult } from '../mcp/mcp-client-pool.js';
 import { serverKey } from '../sync/sync-environment.js';
-import { RunCancelled } from './lease.js';
+import { RunCancelled, RunInterrupted } from './lease.js';
+import type { AskedCall, ResumeDecision } from './attempt-journal.js';
+import { IDEMPOTENCY_META_KEY } from './run-journal.js';
 import { runRequestFields } from './run-request.js';
 
 /** Something that happened to a tool during a run, for events and live progress. */
 export interface ToolCallRecord {
+  /** The model's id of the call. */
+  id: string;
   step: number;
   tool: string;
   server: string;
@@ -96,11 +100,15 @@ export interface RunToolsInput {
   /** Tools given by the process rather than an MCP server (see LocalTool). */
   localTools?: readonly LocalTool[];
   /**
-   * Told when a store call of a tool call failed (its outage outlasted the wait, or the query
-   * itself failed): the runner stops the run. The model never gets the store's error (its text
-   * may be the database's) as a tool result.
+   * Told when the run must stop at a tool call: a store call of it failed (its outage outlasted
+   * the wait, or the query itself failed), or a resumed run met a call whose outcome is unknown.
+   * The model never gets that error (a store's text may be the database's) as a tool result.
    */
-  onStoreFailure?: (err: unknown) => void;
+  stopRun?: (err: unknown) => void;
+  /** A resumed attempt's answer for a call (see AttemptJournal.decide); undefined: call it. */
+  resume?: (call: AskedCall) => ResumeDecision | undefined;
+  /** The call's idempotency key, sent to MCP tool servers in the request's `_meta`. */
+  idempotencyKey?: (callId: string) => string | undefined;
   now?: () => number;
 }
 
@@ -181,7 +189,38 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
   const now = input.now ?? Date.now;
   const tools: ToolSet = {};
 
+  /**
+   * A call the model asked for: answered from the journal when an earlier attempt finished it,
+   * else made (or skipped, or the run stopped) as the resume decision says, traced and recorded.
+   */
+  const answer = async (
+    id: string,
+    tool: string,
+    server: string,
+    args: unknown,
+    call: () => Promise<{ text: string; isError: boolean }>,
+  ): Promise<string> => {
+    const decision = input.resume?.({ id, tool, server, args });
+    if (decision?.kind === 'replay') {
+      if (decision.outcome.error !== undefined) throw new Error(decision.outcome.error);
+      return decision.outcome.text;
+    }
+    if (decision?.kind === 'stop') {
+      input.stopRun?.(decision.error);
+      throw decision.error;
+    }
+    const skipped = decision?.kind === 'skip' ? decision.text : undefined;
+    return traced(
+      id,
+      tool,
+      server,
+      args,
+      skipped === undefined ? call : async () => ({ text: skipped, isError: true }),
+    );
+  };
+
   const traced = async (
+    id: string,
     tool: string,
     server: string,
     args: unknown,
@@ -201,9 +240,9 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
           text = out.text;
           if (out.isError) error = text || 'the tool reported an error';
         } catch (err) {
-          if (storeFault(err) && input.onStoreFailure) {
+          if (storeFault(err) && input.stopRun) {
             // Not the tool's answer: the run stops, and the model is not asked again.
-            input.onStoreFailure(err);
+            input.stopRun(err);
             throw new Error('The run stopped: its store did not answer.');
           }
           error = messageOf(err);
@@ -211,6 +250,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
         const durationMs = now() - started;
         span.setAttributes(toolCallAttributes({ durationMs, success: error === undefined }));
         await input.onToolCall({
+          id,
           step,
           tool,
           server,
@@ -236,9 +276,10 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       inputSchema: jsonSchema(
         (t.inputSchema as Record<string, unknown> | null) ?? { type: 'object' },
       ),
-      execute: async (args, { abortSignal }) =>
-        traced(t.name, serverName, args, async () => {
+      execute: async (args, { abortSignal, toolCallId }) =>
+        answer(toolCallId, t.name, serverName, args, async () => {
           const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
+          const idempotency = input.idempotencyKey?.(toolCallId);
           try {
             const result = await pool.callTool(
               key,
@@ -248,6 +289,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
               {
                 ...(call ? { signal: call.signal } : {}),
                 ...(input.onToolStart ? { beforeSend: input.onToolStart } : {}),
+                ...(idempotency ? { meta: { [IDEMPOTENCY_META_KEY]: idempotency } } : {}),
               },
             );
             return { text: resultText(result), isError: result.isError };
@@ -262,8 +304,8 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
     tools[local.name] = dynamicTool({
       description: local.description,
       inputSchema: jsonSchema(local.inputSchema),
-      execute: async (args, { abortSignal }) =>
-        traced(local.name, local.server, args, async () => {
+      execute: async (args, { abortSignal, toolCallId }) =>
+        answer(toolCallId, local.name, local.server, args, async () => {
           const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
           try {
             await input.onToolStart?.();
@@ -293,8 +335,8 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
         required: ['task'],
         additionalProperties: false,
       }),
-      execute: async (args) =>
-        traced(name, 'junction', args, async () => {
+      execute: async (args, { toolCallId }) =>
+        answer(toolCallId, name, 'junction', args, async () => {
           // The model's arguments are checked by the run request's own fields before anything is
           // written: a wrong shape is a tool error that says what to send, never database text.
           const checked = SUB_AGENT_ARGS.safeParse(args);
@@ -321,14 +363,16 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
 }
 
 /**
- * A signal for one tool call that follows the run's, except when the run is cancelled: a tool
- * call already sent returns first (its effects and answer are recorded), and the run stops at
- * its next model call. A timeout, a shutdown or a lost lease still stop it. `done` detaches it.
+ * A signal for one tool call that follows the run's, except when the run is cancelled or handed
+ * over (a graceful stop): a tool call already sent returns first (its effects and answer are
+ * recorded), and the run stops at its next model call. A timeout or a lost lease still stop it.
+ * `done` detaches it.
  */
 function unlessCancelled(run: AbortSignal): { signal: AbortSignal; done(): void } {
   const call = new AbortController();
   const follow = (): void => {
-    if (!(run.reason instanceof RunCancelled)) call.abort(run.reason);
+    if (!(run.reason instanceof RunCancelled) && !(run.reason instanceof RunInterrupted))
+      call.abort(run.reason);
   };
   if (run.aborted) follow();
   else run.addEventListener('abort', follow, { once: true });

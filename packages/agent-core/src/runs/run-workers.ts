@@ -3,12 +3,12 @@
 // Submitting is separate (submit-run.ts): an app that only accepts runs builds none of this.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { RecoveredRuns, Run, Store } from '@junction/store';
+import type { RecoveredRuns, RecoveryPolicy, Run, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { redactSecrets } from '../models/model-errors.js';
-import { RunInterrupted, type ExecuteOptions } from './agent-runner.js';
+import type { ExecuteOptions } from './agent-runner.js';
 import type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
-import { DEFAULT_LEASE_MS, RECOVERY_REASON } from './lease.js';
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, recoveryPolicy, RunInterrupted } from './lease.js';
 import { AnnouncementTaker, type RunBus } from './run-bus.js';
 
 /** What the workers need of a runner. */
@@ -50,11 +50,13 @@ export interface RunWorkersOptions {
   onFinished?: (run: Run) => void | Promise<void>;
   /** Per-run timeout handed to the runner. */
   timeoutMs?: number;
+  /** Attempts a run gets before recovery ends it (`runs.max_attempts`). Default 3. */
+  maxAttempts?: number;
 }
 
 /**
- * Runs recovered from workers that are gone: put back in the queue (they had started no tool
- * call or sub-agent) or ended with RECOVERY_REASON (they had).
+ * Runs recovered from workers that are gone: put back in the queue to be resumed from their
+ * journal, or ended (a sub-agent's run, a run out of attempts: see recoveryPolicy).
  */
 export interface RecoveryReport {
   requeued: number[];
@@ -250,12 +252,12 @@ export class RunWorkers implements RunDispatch, RunEndings {
 
   /**
    * Recovers runs left `running` by a worker that is gone (on this host when its process no
-   * longer exists, anywhere when its lease ran out) by the one rule for interrupted runs: back
-   * to the queue if it had started no tool call or sub-agent, else ended with RECOVERY_REASON.
+   * longer exists, anywhere when its lease ran out) by the one rule for interrupted runs
+   * (recoveryPolicy): back to the queue, to be resumed from its journal.
    */
   async recover(): Promise<RecoveryReport> {
     const recovered = await this.#recoverDeadOnThisHost();
-    const expired = await this.#o.store.runs.recoverExpired(RECOVERY_REASON);
+    const expired = await this.#o.store.runs.recoverExpired(this.#policy());
     recovered.requeued.push(...expired.requeued);
     recovered.failed.push(...expired.failed);
     return this.#reportRecovered(recovered);
@@ -273,12 +275,16 @@ export class RunWorkers implements RunDispatch, RunEndings {
         const outcome = await store.runs.recoverAbandoned(
           run.id,
           run.workerId as string,
-          RECOVERY_REASON,
+          this.#policy(),
         );
         if (outcome) (outcome.requeued ? recovered.requeued : recovered.failed).push(outcome.run);
       }
     }
     return recovered;
+  }
+
+  #policy(): RecoveryPolicy {
+    return recoveryPolicy(this.#o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   }
 
   async #reportRecovered(recovered: RecoveredRuns): Promise<RecoveryReport> {
@@ -344,9 +350,9 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
-   * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest:
-   * a run that has started no tool call or sub-agent goes back to the queue for another worker
-   * (`requeued` counts those); one that has is ended with RECOVERY_REASON, never re-run.
+   * Stops claiming, lets in-flight runs finish for up to `drainMs`, then interrupts the rest at
+   * their next step boundary (a tool call under way returns first): each goes back to the queue,
+   * to be resumed from its journal by another worker (`requeued` counts those).
    */
   async stop(options: { drainMs?: number } = {}): Promise<{ requeued: number }> {
     this.#running = false;

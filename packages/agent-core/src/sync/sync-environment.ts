@@ -435,6 +435,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
             name: t.name,
             ...(t.description !== null ? { description: t.description } : {}),
             inputSchema: t.inputSchema,
+            annotations: t.annotations ?? null,
           })),
         );
       }

@@ -6,6 +6,8 @@ import type { BatchItem, DirectSelect } from '../direct-select.js';
 export interface EventRow {
   type: string;
   payload?: unknown;
+  /** What a resumed run needs of the event (see `run_events.journal`). */
+  journal?: unknown;
   durationMs?: number | null;
 }
 
@@ -13,11 +15,11 @@ export interface EventRow {
  * One INSERT for any number of events of a run, numbered after the run's last event inside the
  * statement itself: SQLite evaluates the SELECT (and its MAX) before inserting, so the numbers
  * are consecutive and no other writer can take them (each statement holds the write lock).
- * The events travel as one JSON array of [type, payload JSON, duration] read by json_each, so
- * the SQL text never changes and its prepared statement is reused.
+ * The events travel as one JSON array of [type, payload JSON, duration, journal JSON] read by
+ * json_each, so the SQL text never changes and its prepared statement is reused.
  */
-const INSERT_EVENTS = `INSERT INTO run_events (run_id, seq, type, payload, duration_ms, created_at)
-  SELECT ?1, base.m + e.key + 1, e.value ->> 0, e.value ->> 1, e.value ->> 2, ?2
+const INSERT_EVENTS = `INSERT INTO run_events (run_id, seq, type, payload, duration_ms, created_at, journal)
+  SELECT ?1, base.m + e.key + 1, e.value ->> 0, e.value ->> 1, e.value ->> 2, ?2, e.value ->> 3
   FROM (SELECT COALESCE(MAX(seq), 0) AS m FROM run_events WHERE run_id = ?1) AS base,
        json_each(?3) AS e`;
 
@@ -27,6 +29,7 @@ function eventsJson(events: readonly EventRow[]): string {
     e.type,
     e.payload === undefined || e.payload === null ? null : JSON.stringify(e.payload),
     e.durationMs ?? null,
+    e.journal === undefined || e.journal === null ? null : JSON.stringify(e.journal),
   ]);
   return JSON.stringify(rows);
 }

@@ -19,7 +19,7 @@ import {
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Run, RunSource, RunStatus } from '../rows.js';
 import { runs } from '../schema.js';
-import { eventsIfChanged } from './insert-events.js';
+import { eventsIfChanged, insertEvents, type EventRow } from './insert-events.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound, StoreError, toStoreError } from '../store-error.js';
 import { wellFormedText } from '../well-formed-text.js';
@@ -63,6 +63,21 @@ export interface RecoveredRuns {
   requeued: Run[];
   failed: Run[];
 }
+
+/**
+ * How runs of a worker that is gone are recovered: each goes back to the queue to be resumed
+ * from its journal, except a sub-agent's run (its parent's attempt owns it: ended with
+ * `subAgentReason`) and a run that has used `maxAttempts` attempts (ended with `exhausted`,
+ * in which `{attempts}` is replaced by its number of attempts).
+ */
+export interface RecoveryPolicy {
+  maxAttempts: number;
+  subAgentReason: string;
+  exhausted: string;
+}
+
+/** Why an attempt ended, as the `attempt_ended` event of a run put back in the queue says. */
+export type AttemptEnd = 'process lost' | 'lease lost' | 'graceful stop';
 
 export interface RunListFilter extends Page {
   status?: RunStatusFilter | readonly RunStatusFilter[];
@@ -457,80 +472,59 @@ export class RunsRepository {
   }
 
   /**
-   * Puts a run this worker holds back in the queue (a graceful stop), only if it has started no
-   * tool call or sub-agent (`markActed`) and is no sub-agent's run; false otherwise, or if it
-   * no longer holds it.
+   * Puts a run this worker holds back in the queue (a graceful stop), to be resumed from its
+   * journal, with an `attempt_ended` event saying why; false if it is a sub-agent's run, someone
+   * asked it to stop, or this worker no longer holds it.
    */
-  async requeue(id: number, workerId: string): Promise<boolean> {
+  async requeue(id: number, workerId: string, why: AttemptEnd = 'graceful stop'): Promise<boolean> {
+    const now = this.#ctx.now();
     return this.#ctx.write(`requeue run ${id}`, async (db) => {
-      const result = await db
+      const [row] = await db
         .update(runs)
         .set(REQUEUED)
         .where(
           and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId), REQUEUABLE),
-        );
-      return result.rowsAffected > 0;
+        )
+        .returning({ id: runs.id, attempt: runs.attempt });
+      if (!row) return false;
+      await insertEvents(db, id, [attemptEnded(row.attempt, workerId, why)], now);
+      return true;
     });
   }
 
   /**
-   * Recovers `running` runs whose lease ran out (their worker died): one that had started no
-   * tool call or sub-agent goes back to the queue; one that had (or a sub-agent's run) is ended
-   * `error` with `reason`, since its calls may already have had effects.
+   * Recovers `running` runs whose lease ran out (their worker died or stalled) by `policy`:
+   * back to the queue to be resumed (an `attempt_ended` event says `lease lost`), or ended.
    */
-  async recoverExpired(reason: string, now: Date = this.#ctx.now()): Promise<RecoveredRuns> {
-    return this.#ctx.write('recover runs with expired leases', async (db) => {
-      const expired = and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now));
-      // Asked to stop before its worker died: it ends as asked.
-      const cancelled = await db
-        .update(runs)
-        .set(cancelledOnRecovery(now))
-        .where(and(expired, isNotNull(runs.cancelRequestedAt)))
-        .returning();
-      const requeued = await db
-        .update(runs)
-        .set(REQUEUED)
-        .where(and(expired, REQUEUABLE))
-        .returning();
-      const failed = await db
-        .update(runs)
-        .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
-        .where(and(expired, not(REQUEUABLE)))
-        .returning();
-      return { requeued, failed: [...cancelled, ...failed] };
-    });
+  async recoverExpired(policy: RecoveryPolicy, now: Date = this.#ctx.now()): Promise<RecoveredRuns> {
+    return this.#ctx.write('recover runs with expired leases', (db) =>
+      recoverWhere(db, and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)) as SQL, {
+        policy,
+        now,
+        why: 'lease lost',
+      }),
+    );
   }
 
   /**
    * Recovers one `running` run of a worker known to be dead (its process is gone), by the rule
-   * of `recoverExpired`; undefined if the run is no longer that worker's.
+   * of `recoverExpired` (`process lost`); undefined if the run is no longer that worker's.
    */
   async recoverAbandoned(
     id: number,
     workerId: string,
-    reason: string,
+    policy: RecoveryPolicy,
   ): Promise<{ run: Run; requeued: boolean } | undefined> {
     const now = this.#ctx.now();
     return this.#ctx.write(`recover run ${id}`, async (db) => {
       const held = and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId));
-      const [cancelled] = await db
-        .update(runs)
-        .set(cancelledOnRecovery(now))
-        .where(and(held, isNotNull(runs.cancelRequestedAt)))
-        .returning();
-      if (cancelled) return { run: cancelled, requeued: false };
-      const [requeued] = await db
-        .update(runs)
-        .set(REQUEUED)
-        .where(and(held, REQUEUABLE))
-        .returning();
-      if (requeued) return { run: requeued, requeued: true };
-      const [failed] = await db
-        .update(runs)
-        .set({ status: 'error', error: reason, completedAt: now, leaseExpiresAt: null })
-        .where(held)
-        .returning();
-      return failed ? { run: failed, requeued: false } : undefined;
+      const { requeued, failed } = await recoverWhere(db, held as SQL, {
+        policy,
+        now,
+        why: 'process lost',
+      });
+      if (requeued[0]) return { run: requeued[0], requeued: true };
+      return failed[0] ? { run: failed[0], requeued: false } : undefined;
     });
   }
 
@@ -678,6 +672,7 @@ const CREATE_COLUMNS = [
   'idempotencyKey',
   'timeoutMs',
   'queuedAt',
+  'attempt',
 ] as const;
 
 /** The driver values of one create, by column. */
@@ -711,6 +706,8 @@ function createValues(input: RunCreateInput, now: Date): CreateRow {
     idempotencyKey: input.idempotencyKey ?? null,
     timeoutMs: input.timeoutMs ?? null,
     queuedAt: now.getTime(),
+    // A run written claimed starts its first attempt as it is written.
+    attempt: claimed ? 1 : 0,
   };
   return row;
 }
@@ -774,6 +771,8 @@ function createdRun(row: CreateRow, id: number): Run {
     idempotencyKey: asStored(row.idempotencyKey),
     timeoutMs: row.timeoutMs as number | null,
     actedAt: null,
+    attempt: row.attempt as number,
+    pinned: null,
     queuedAt: new Date(row.queuedAt as number),
     startedAt: dateOrNull(row.startedAt),
     completedAt: null,
@@ -801,6 +800,7 @@ function getRun(db: LibSQLDatabase) {
 
 const claimFields = {
   status: 'running' as const,
+  attempt: sql`${runs.attempt} + 1`,
   workerId: slot('workerId'),
   startedAt: slot('startedAt'),
   leaseExpiresAt: slot('leaseExpiresAt'),
@@ -831,15 +831,75 @@ function claimRun(db: LibSQLDatabase) {
 }
 
 /**
- * A run that may go back to the queue: it has started no tool call or sub-agent, and it is not
- * a sub-agent's run (that one belongs to its parent's attempt, which ends with it), and nobody
- * asked it to stop.
+ * A run that may go back to the queue, to be resumed from its journal: it is not a sub-agent's
+ * run (that one belongs to its parent's attempt, which ends with it), and nobody asked it to
+ * stop.
  */
-const REQUEUABLE = and(
-  isNull(runs.actedAt),
-  isNull(runs.parentRunId),
-  isNull(runs.cancelRequestedAt),
-) as SQL;
+const REQUEUABLE = and(isNull(runs.parentRunId), isNull(runs.cancelRequestedAt)) as SQL;
+
+/** The event of an attempt that ended without ending its run. */
+function attemptEnded(attempt: number, workerId: string | null, why: AttemptEnd): EventRow {
+  return { type: 'attempt_ended', payload: { attempt, worker_id: workerId, reason: why } };
+}
+
+/**
+ * Recovers the `running` runs matching `where` whose worker is gone: one asked to stop ends
+ * `cancelled`; one that may be resumed and has attempts left goes back to the queue (with an
+ * `attempt_ended` event); the rest end `error` with the policy's reason.
+ */
+async function recoverWhere(
+  db: LibSQLDatabase,
+  where: SQL,
+  options: { policy: RecoveryPolicy; now: Date; why: AttemptEnd },
+): Promise<RecoveredRuns> {
+  const { policy, now, why } = options;
+  // Asked to stop before its worker died: it ends as asked.
+  const cancelled = await db
+    .update(runs)
+    .set(cancelledOnRecovery(now))
+    .where(and(where, isNotNull(runs.cancelRequestedAt)))
+    .returning();
+  const before = await db
+    .select({ id: runs.id, workerId: runs.workerId, attempt: runs.attempt })
+    .from(runs)
+    .where(and(where, REQUEUABLE, lt(runs.attempt, policy.maxAttempts)));
+  const requeued =
+    before.length === 0
+      ? []
+      : await db
+          .update(runs)
+          .set(REQUEUED)
+          .where(
+            and(
+              where,
+              inArray(
+                runs.id,
+                before.map((r) => r.id),
+              ),
+            ),
+          )
+          .returning();
+  for (const run of before) {
+    if (requeued.some((r) => r.id === run.id))
+      await insertEvents(db, run.id, [attemptEnded(run.attempt, run.workerId, why)], now);
+  }
+  const exhausted = await db
+    .update(runs)
+    .set({
+      status: 'error',
+      error: sql`replace(${policy.exhausted}, '{attempts}', ${runs.attempt})`,
+      completedAt: now,
+      leaseExpiresAt: null,
+    })
+    .where(and(where, REQUEUABLE))
+    .returning();
+  const subAgents = await db
+    .update(runs)
+    .set({ status: 'error', error: policy.subAgentReason, completedAt: now, leaseExpiresAt: null })
+    .where(where)
+    .returning();
+  return { requeued, failed: [...cancelled, ...exhausted, ...subAgents] };
+}
 
 /** The end of a run asked to stop whose worker is gone. */
 function cancelledOnRecovery(now: Date) {

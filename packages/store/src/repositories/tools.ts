@@ -1,6 +1,6 @@
 import { and, asc, count, eq, notInArray, or, type SQL } from 'drizzle-orm';
 import type { Tool } from '../rows.js';
-import { mcpServers, tools } from '../schema.js';
+import { mcpServers, tools, type ToolAnnotations } from '../schema.js';
 import type { StoreContext } from '../store-context.js';
 import { notFound } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -11,6 +11,7 @@ export interface ToolInput {
   name: string;
   description?: string;
   inputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations | null;
 }
 
 /** A tool with the server it comes from. */
@@ -72,6 +73,7 @@ export class ToolsRepository {
         const values = {
           description: tool.description ?? '',
           inputSchema: tool.inputSchema ?? {},
+          annotations: tool.annotations ?? null,
           updatedAt: now,
         };
         return db

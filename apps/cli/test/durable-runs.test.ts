@@ -1,0 +1,207 @@
+// Issue 32: a run interrupted at any moment resumes from its last finished step, and no tool
+// call runs twice. A real `junction serve` (embedded libSQL file), the fixture MCP server
+// recording every call it gets (with the idempotency key of its `_meta`), and the fake model
+// over HTTP. The serve process is killed with SIGKILL in the middle of a run — once while the
+// model holds its third turn, once while a tool that is not safe to repeat runs — and started
+// again; the run is recovered as "process lost" and resumed by the new process.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
+import { writeAssistantWorkspace } from '@junction/tooling/fixtures/assistant-workspace.mjs';
+import { runCliAsync, tempConfigHome } from './run-cli.js';
+import { startServe, until, type ServeProcess } from './serve-process.js';
+
+const fixtureServer = fileURLToPath(
+  new URL('../../../tooling/fixtures/mcp-server.mjs', import.meta.url),
+);
+
+const PROMPT =
+  '---\ntools: [add, echo, slow]\nmax_steps: 6\n---\n{{role "system"}}\nYou act.\n{{role "user"}}\n{{userInput}}\n';
+
+interface Call {
+  tool: string;
+  arguments: Record<string, unknown>;
+  key: string | null;
+}
+
+interface RunRecord {
+  id: number;
+  status: string;
+  final_response: string | null;
+  error: string | null;
+}
+
+let fake: FakeOpenAI | undefined;
+const serves: ServeProcess[] = [];
+
+afterEach(async () => {
+  for (const serve of serves.splice(0)) {
+    if (serve.child.exitCode === null && serve.child.signalCode === null) {
+      serve.child.kill('SIGTERM');
+      await serve.exit;
+    }
+  }
+  await fake?.close();
+  fake = undefined;
+});
+
+/** A synced workspace whose tool server writes every call it gets to `calls`. */
+async function workspace(): Promise<{ env: NodeJS.ProcessEnv; calls: string }> {
+  fake = await startFakeOpenAI();
+  const home = tempConfigHome();
+  const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: 'sk-durable-runs-key' };
+  const init = await runCliAsync(['init'], env);
+  if (init.status !== 0) throw new Error(`junction init failed: ${init.stderr}`);
+  const root = path.join(home, 'junction');
+  writeAssistantWorkspace(root, { modelUrl: fake.url, prompt: PROMPT });
+  const calls = path.join(home, 'calls.jsonl');
+  writeFileSync(
+    path.join(root, 'environments', 'default', 'filesystem.json'),
+    JSON.stringify({
+      mcpServers: {
+        calc: { command: process.execPath, args: [fixtureServer, '--calls-file', calls] },
+      },
+    }),
+  );
+  const sync = await runCliAsync(['sync', 'default'], env);
+  if (sync.status !== 0) throw new Error(`junction sync failed: ${sync.stdout} ${sync.stderr}`);
+  return { env, calls };
+}
+
+function callsIn(file: string): Call[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Call);
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
+  const started = await startServe(env);
+  serves.push(started);
+  await started.ready;
+  return started;
+}
+
+async function submit(api: ServeProcess, task: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${api.ports.api}/api/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent_name: 'assistant', task }),
+  });
+  const body = (await res.json()) as { run_id?: number };
+  if (res.status !== 202 || body.run_id === undefined)
+    throw new Error(`the run was not accepted: ${res.status} ${JSON.stringify(body)}`);
+  return body.run_id;
+}
+
+async function getJson<T>(api: ServeProcess, route: string): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${api.ports.api}${route}`);
+  return (await res.json()) as T;
+}
+
+/** Kills the process at once (no graceful stop) and waits until it is gone. */
+async function killHard(process: ServeProcess): Promise<void> {
+  process.child.kill('SIGKILL');
+  await process.exit;
+}
+
+async function ended(api: ServeProcess, id: number): Promise<RunRecord> {
+  return until(`run ${id} to end`, async () => {
+    const run = await getJson<RunRecord>(api, `/api/v1/runs/${id}`);
+    return ['completed', 'error', 'timeout', 'cancelled'].includes(run.status) ? run : undefined;
+  });
+}
+
+async function eventsOf(
+  api: ServeProcess,
+  id: number,
+): Promise<Array<{ type: string; payload: Record<string, unknown> }>> {
+  const body = await getJson<{ events: Array<{ type: string; payload: Record<string, unknown> }> }>(
+    api,
+    `/api/v1/runs/${id}?verbose=true`,
+  );
+  return body.events;
+}
+
+describe('a run whose process is killed (kill -9) mid-run', () => {
+  it('resumes on the next start from its last finished step: no turn asked again, no tool called again', async () => {
+    const { env, calls } = await workspace();
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] },
+      {
+        toolCalls: [
+          { name: 'add', arguments: { a: 2, b: 3 } },
+          { name: 'echo', arguments: { text: 'two' } },
+        ],
+      },
+      { hang: true },
+      { text: 'done after three turns' },
+    ]);
+    const first = await serve(env);
+    const id = await submit(first, 'act three times');
+    // Its third turn is with the model: two turns and three tool calls are done.
+    await until('the third model turn to be asked', async () =>
+      fake!.requests.length >= 3 ? true : undefined,
+    );
+    await killHard(first);
+
+    const second = await serve(env);
+    const run = await ended(second, id);
+    expect(run).toMatchObject({ status: 'completed', final_response: 'done after three turns' });
+    // Turns one and two were not asked again; turn three was asked once more (it never finished).
+    expect(fake!.requests).toHaveLength(4);
+    // The same conversation as if nothing had happened: turn three was asked with the same messages.
+    expect(fake!.requests[3]!.body.messages).toEqual(fake!.requests[2]!.body.messages);
+    // Each tool call reached the server once, with its own stable key.
+    const made = callsIn(calls);
+    expect(made.map((c) => [c.tool, c.arguments])).toEqual([
+      ['echo', { text: 'one' }],
+      ['add', { a: 2, b: 3 }],
+      ['echo', { text: 'two' }],
+    ]);
+    expect(made.map((c) => c.key)).toEqual([
+      `junction:run-${id}:step-1:call-0`,
+      `junction:run-${id}:step-2:call-0`,
+      `junction:run-${id}:step-2:call-1`,
+    ]);
+    const events = await eventsOf(second, id);
+    const types = events.map((e) => e.type);
+    expect(types.filter((t) => t === 'model_turn')).toHaveLength(3);
+    expect(types.filter((t) => t === 'tool_call')).toHaveLength(3);
+    expect(events.find((e) => e.type === 'attempt_ended')?.payload).toMatchObject({
+      attempt: 1,
+      reason: 'process lost',
+    });
+    expect(events.find((e) => e.type === 'resumed')?.payload).toMatchObject({
+      attempt: 2,
+      from_step: 3,
+      replayed_tool_calls: 3,
+    });
+  });
+
+  it('ends the run with a clear error when a tool that is not safe to repeat was running', async () => {
+    const { env, calls } = await workspace();
+    fake!.script([
+      { toolCalls: [{ name: 'slow', arguments: { ms: 600_000 } }] },
+      { text: 'never asked' },
+    ]);
+    const first = await serve(env);
+    const id = await submit(first, 'wait a long time');
+    await until('the slow call to reach the tool server', async () =>
+      callsIn(calls).some((c) => c.tool === 'slow') ? true : undefined,
+    );
+    await killHard(first);
+
+    const second = await serve(env);
+    const run = await ended(second, id);
+    expect(run.status).toBe('error');
+    expect(run.error).toContain('The outcome of tool call slow {"ms":600000} (server "calc") is unknown');
+    expect(run.error).toContain('runs.tools');
+    // Not called again, and the model was not asked again.
+    expect(callsIn(calls).filter((c) => c.tool === 'slow')).toHaveLength(1);
+    expect(fake!.requests).toHaveLength(1);
+  });
+});
