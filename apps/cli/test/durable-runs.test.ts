@@ -198,7 +198,9 @@ describe('a run whose process is killed (kill -9) mid-run', () => {
     const second = await serve(env);
     const run = await ended(second, id);
     expect(run.status).toBe('error');
-    expect(run.error).toContain('The outcome of tool call slow {"ms":600000} (server "calc") is unknown');
+    expect(run.error).toContain(
+      'The outcome of tool call slow {"ms":600000} (server "calc") is unknown',
+    );
     expect(run.error).toContain('runs.tools');
     // Not called again, and the model was not asked again.
     expect(callsIn(calls).filter((c) => c.tool === 'slow')).toHaveLength(1);

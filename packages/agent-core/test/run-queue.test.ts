@@ -280,7 +280,7 @@ describe('RunWorkers', () => {
         : undefined;
     });
     // As the runner records before its first tool call is sent.
-    expect(await shared.runs.markActed(acted.id, holder)).toBe(true);
+    expect(await shared.runEvents.record(acted.id, [], undefined, { workerId: holder })).toBe(true);
     w.child.kill('SIGKILL');
     await new Promise((r) => w.child.once('exit', r));
 

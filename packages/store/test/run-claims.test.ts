@@ -48,8 +48,8 @@ describe('claiming, requeueing and failing runs by lease', () => {
     await store.runs.claim(quiet.id, 'w1', 1_000);
     await store.runs.claim(acted.id, 'w1', 1_000);
     await store.runs.claim(live.id, 'w2', 60_000);
-    expect(await store.runs.markActed(acted.id, 'w2')).toBe(false); // not its run
-    expect(await store.runs.markActed(acted.id, 'w1')).toBe(true);
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w2' })).toBe(false); // not its run
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w1' })).toBe(true);
     expect((await store.runs.get(acted.id))?.actedAt).toEqual(clock);
     clock = new Date(clock.getTime() + 5_000);
     const recovered = await store.runs.recoverExpired(policy);
@@ -87,7 +87,7 @@ describe('claiming, requeueing and failing runs by lease', () => {
     const quiet = await queue('quiet');
     await store.runs.claim(acted.id, 'w1', 60_000);
     await store.runs.claim(quiet.id, 'w1', 60_000);
-    await store.runs.markActed(acted.id, 'w1');
+    await store.runEvents.record(acted.id, [], undefined, { workerId: 'w1' });
     expect(await store.runs.requeue(acted.id, 'w2')).toBe(false);
     expect(await store.runs.requeue(acted.id, 'w1')).toBe(true);
     expect((await store.runEvents.list(acted.id)).map((e) => e.payload)).toEqual([

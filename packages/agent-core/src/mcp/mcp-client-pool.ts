@@ -68,7 +68,12 @@ export interface ToolCallResult {
 /** The behaviour hints of a tool's MCP annotations (the ones that are booleans). */
 function hintsOf(annotations: Record<string, unknown>): ToolAnnotations {
   const hints: ToolAnnotations = {};
-  for (const key of ['readOnlyHint', 'idempotentHint', 'destructiveHint', 'openWorldHint'] as const) {
+  for (const key of [
+    'readOnlyHint',
+    'idempotentHint',
+    'destructiveHint',
+    'openWorldHint',
+  ] as const) {
     const value = annotations[key];
     if (typeof value === 'boolean') hints[key] = value;
   }

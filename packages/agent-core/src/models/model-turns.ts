@@ -91,7 +91,10 @@ function retryable(err: unknown): boolean {
 /** A turn's figures and text, from its whole answer. */
 export function summarise(
   answer: TurnAnswer,
-): Pick<ModelTurn, 'inputTokens' | 'outputTokens' | 'finishReason' | 'text' | 'toolCalls' | 'answer'> {
+): Pick<
+  ModelTurn,
+  'inputTokens' | 'outputTokens' | 'finishReason' | 'text' | 'toolCalls' | 'answer'
+> {
   let text = '';
   for (const part of answer.content) {
     if (part.type === 'text') text += part.text;

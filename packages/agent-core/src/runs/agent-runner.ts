@@ -140,7 +140,6 @@ export interface ExecuteOptions {
   onText?: (delta: string) => void;
 }
 
-
 /** Abort reason of a run whose lease this worker no longer holds. */
 export class LeaseLost extends Error {
   readonly runId: number;

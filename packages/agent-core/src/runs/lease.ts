@@ -16,7 +16,7 @@ export function recoveryPolicy(maxAttempts: number = DEFAULT_MAX_ATTEMPTS): Reco
   return {
     maxAttempts,
     subAgentReason:
-      "interrupted: the process running it stopped before it finished. Its parent run resumes, and decides about the call that started this run by the rule for tool calls whose outcome is unknown.",
+      'interrupted: the process running it stopped before it finished. Its parent run resumes, and decides about the call that started this run by the rule for tool calls whose outcome is unknown.',
     exhausted: `interrupted: the process running it stopped under it in each of its {attempts} attempts (runs.max_attempts is ${maxAttempts}), so it was not resumed again. \`junction runs inspect\` shows its attempts; run it again once the cause is fixed.`,
   };
 }

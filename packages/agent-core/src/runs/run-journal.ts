@@ -113,7 +113,10 @@ export class StreamedAnswer {
     switch (part.type) {
       case 'text-start':
       case 'reasoning-start': {
-        const entry = { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' } as const;
+        const entry = {
+          type: part.type === 'text-start' ? 'text' : 'reasoning',
+          text: '',
+        } as const;
         const open = { ...entry };
         this.#open.set(`${entry.type}:${part.id}`, open);
         this.#content.push(open as LanguageModelV3Content);
@@ -145,7 +148,10 @@ export class StreamedAnswer {
   }
 
   /** The answer, once the stream finished with `finish`. */
-  answer(finish: { finishReason: LanguageModelV3FinishReason; usage: LanguageModelV3Usage }): TurnAnswer {
+  answer(finish: {
+    finishReason: LanguageModelV3FinishReason;
+    usage: LanguageModelV3Usage;
+  }): TurnAnswer {
     return {
       content: this.#content.map((part) => ({ ...part })),
       finishReason: finish.finishReason,

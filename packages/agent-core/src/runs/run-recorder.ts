@@ -1,10 +1,4 @@
-import type {
-  FinalEvents,
-  RecordFence,
-  RunEventInput,
-  RunProgress,
-  Store,
-} from '@junction/store';
+import type { FinalEvents, RecordFence, RunEventInput, RunProgress, Store } from '@junction/store';
 import { whileStoreAway, type StoreWait } from './store-retry.js';
 
 /**

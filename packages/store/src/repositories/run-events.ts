@@ -99,7 +99,11 @@ export class RunEventsRepository {
                 : {}),
             })
             .where(
-              and(eq(runs.id, runId), eq(runs.status, 'running'), eq(runs.workerId, fence.workerId)),
+              and(
+                eq(runs.id, runId),
+                eq(runs.status, 'running'),
+                eq(runs.workerId, fence.workerId),
+              ),
             );
           if (held.rowsAffected === 0) return false;
         }

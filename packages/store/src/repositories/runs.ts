@@ -11,7 +11,6 @@ import {
   isNull,
   lt,
   lte,
-  not,
   notInArray,
   sql,
   type SQL,
@@ -456,22 +455,6 @@ export class RunsRepository {
   }
 
   /**
-   * Records that a run this worker holds is starting its first tool call or sub-agent, before
-   * that call is made; false if the worker no longer holds the run (then the call must not be
-   * made). From then on the run is never put back in the queue (`requeue`, `recover*`).
-   */
-  async markActed(id: number, workerId: string): Promise<boolean> {
-    return this.#ctx.write(`mark run ${id} as acted`, async (db) => {
-      const result = await prepared(db, 'runs.markActed', markActed).run({
-        id,
-        workerId,
-        actedAt: this.#ctx.now().getTime(),
-      });
-      return result.rowsAffected > 0;
-    });
-  }
-
-  /**
    * Puts a run this worker holds back in the queue (a graceful stop), to be resumed from its
    * journal, with an `attempt_ended` event saying why; false if it is a sub-agent's run, someone
    * asked it to stop, or this worker no longer holds it.
@@ -496,7 +479,10 @@ export class RunsRepository {
    * Recovers `running` runs whose lease ran out (their worker died or stalled) by `policy`:
    * back to the queue to be resumed (an `attempt_ended` event says `lease lost`), or ended.
    */
-  async recoverExpired(policy: RecoveryPolicy, now: Date = this.#ctx.now()): Promise<RecoveredRuns> {
+  async recoverExpired(
+    policy: RecoveryPolicy,
+    now: Date = this.#ctx.now(),
+  ): Promise<RecoveredRuns> {
     return this.#ctx.write('recover runs with expired leases', (db) =>
       recoverWhere(db, and(eq(runs.status, 'running'), lte(runs.leaseExpiresAt, now)) as SQL, {
         policy,
@@ -918,16 +904,6 @@ const REQUEUED = {
   startedAt: null,
   leaseExpiresAt: null,
 };
-
-function markActed(db: LibSQLDatabase) {
-  return db
-    .update(runs)
-    .set({ actedAt: sql`coalesce(${runs.actedAt}, ${slot('actedAt')})` })
-    .where(
-      and(eq(runs.id, slot('id')), eq(runs.status, 'running'), eq(runs.workerId, slot('workerId'))),
-    )
-    .prepare();
-}
 
 function renewLease(db: LibSQLDatabase) {
   return db
