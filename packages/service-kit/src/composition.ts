@@ -224,6 +224,7 @@ function buildExecutor(
     modelSettings: modelSettingsOf(config),
     env,
     defaultTimeoutMs: config.runs.timeout_seconds * 1000,
+    resume: { onUnknownOutcome: config.runs.on_unknown_outcome, tools: config.runs.tools },
   });
   const notifier = createNotifier({
     store,
@@ -246,6 +247,7 @@ function buildExecutor(
     runner,
     logger,
     concurrency: config.workers.concurrency,
+    maxAttempts: config.runs.max_attempts,
     ...(bus ? { bus, busPollMs: config.queue.nats.poll_seconds * 1000 } : {}),
     onFinished: (run) => {
       for (const listener of finished) listener(run);
