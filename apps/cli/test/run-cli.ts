@@ -87,6 +87,8 @@ export async function syncedWorkspace(options: {
   env?: NodeJS.ProcessEnv;
   config?: string;
   prompt?: string;
+  /** Flags of the fixture tool server (`--calls-file <path>`, …). */
+  serverArgs?: string[];
 }): Promise<NodeJS.ProcessEnv> {
   const home = tempConfigHome();
   const env = { XDG_CONFIG_HOME: home, ...options.env };
