@@ -180,6 +180,24 @@ describe('a run whose process is killed (kill -9) mid-run', () => {
       from_step: 3,
       replayed_tool_calls: 3,
     });
+    // Its attempts, as REST and `runs inspect` show them.
+    const attempts = [
+      expect.objectContaining({ attempt: 1, end_reason: 'process lost', resumed_from_step: null }),
+      expect.objectContaining({ attempt: 2, end_reason: null, resumed_from_step: 3 }),
+    ];
+    const detail = await getJson<{ attempt: number; attempts: unknown[] }>(
+      second,
+      `/api/v1/runs/${id}`,
+    );
+    expect(detail).toMatchObject({ attempt: 2, attempts });
+    const inspected = await runCliAsync(['runs', 'inspect', String(id), '--json'], env);
+    expect(inspected.status).toBe(0);
+    expect(JSON.parse(inspected.stdout)).toMatchObject({ attempts });
+    const text = await runCliAsync(['runs', 'inspect', String(id)], env);
+    expect(text.stdout).toContain('Attempts (2)');
+    expect(text.stdout).toMatch(/#1 .*from the start .*: process lost/);
+    expect(text.stdout).toMatch(/#2 .*from step 3/);
+    expect(text.stdout).toMatch(/resumed\s+- +attempt 2 resumed at step 3/);
   });
 
   it('ends the run with a clear error when a tool that is not safe to repeat was running', async () => {

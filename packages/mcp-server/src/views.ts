@@ -1,7 +1,7 @@
 // Records as MCP clients see them: snake_case keys, ISO dates, ids as numbers.
 import type { Run, RunEvent } from '@junction/store';
 import { runDurationMs } from '@junction/store';
-import { runView, type RunView } from '@junction/agent-core/runs';
+import { attemptViews, runView, type RunView } from '@junction/agent-core/runs';
 import { iso } from './tool-kit.js';
 
 /** Tasks longer than this are cut in run lists. */
@@ -49,7 +49,7 @@ export function runSummary(run: Run): Record<string, unknown> {
   };
 }
 
-/** Everything about one run (inspect_run): the run's view, plus variables and events. */
+/** Everything about one run (inspect_run): the run's view, plus variables, attempts and events. */
 export function runDetail(
   run: Run,
   variables: unknown,
@@ -59,6 +59,11 @@ export function runDetail(
   return {
     ...mcpRunView(run),
     variables,
+    attempts: attemptViews(
+      run,
+      events.filter((e) => e.type === 'attempt_ended'),
+      events.filter((e) => e.type === 'resumed'),
+    ),
     event_count: events.length,
     events: events.map((e) => ({
       seq: e.seq,

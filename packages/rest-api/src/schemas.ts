@@ -106,8 +106,28 @@ export const runSchema = z
     cancel_requested_at: timestamp
       .nullable()
       .describe('When someone asked it to stop; a running run ends cancelled soon after'),
+    attempt: count.describe(
+      'Attempts started: more than 1 when the run was interrupted and resumed (docs/runs.md)',
+    ),
   })
   .describe('A run');
+
+export const attemptSchema = z
+  .object({
+    attempt: z.int().min(1),
+    worker_id: z.string().nullable().describe('The worker (host:pid:id) that ran it'),
+    started_at: timestamp.nullable(),
+    resumed_from_step: z
+      .int()
+      .nullable()
+      .describe('The first step it asked the model; the steps before came from the journal'),
+    ended_at: timestamp.nullable(),
+    end_reason: z
+      .string()
+      .nullable()
+      .describe("process lost, lease lost or graceful stop; null when its end was the run's"),
+  })
+  .describe('One attempt of a run');
 
 export const runListSchema = z
   .object({ items: z.array(runSchema), ...page })
@@ -133,6 +153,7 @@ export const runDetailSchema = z
   .object({
     ...runSchema.shape,
     variables,
+    attempts: z.array(attemptSchema).describe('Its attempts, in order (docs/runs.md)'),
     event_count: count,
     events: z
       .array(runEventSchema)

@@ -76,6 +76,23 @@ export function summarizeEvent(type: string, payload: unknown): string {
     }
     case 'run_error':
       return oneLine(str(p.message) ?? JSON.stringify(payload ?? null), 120);
+    case 'attempt_ended':
+      return [
+        `attempt ${str(p.attempt) ?? '?'} ended: ${str(p.reason) ?? '?'}`,
+        str(p.worker_id) !== undefined ? `worker ${str(p.worker_id)}` : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join('  ');
+    case 'resumed':
+      return [
+        `attempt ${str(p.attempt) ?? '?'} resumed at step ${str(p.from_step) ?? '?'}`,
+        str(p.replayed_tool_calls) !== undefined
+          ? `${str(p.replayed_tool_calls)} tool call(s) from the journal`
+          : undefined,
+        str(p.worker_id) !== undefined ? `worker ${str(p.worker_id)}` : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join('  ');
     default:
       return payload === null || payload === undefined ? '' : oneLine(JSON.stringify(payload), 120);
   }

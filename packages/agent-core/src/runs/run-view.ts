@@ -1,6 +1,6 @@
 // A run as the surfaces show it (CLI --json, REST): snake_case keys, ISO dates, `run_id` as
 // in spec §2.2. One shape, built in one place.
-import type { Run, RunSource, RunStatus } from '@junction/store';
+import type { Run, RunEvent, RunSource, RunStatus, Store } from '@junction/store';
 import { runDurationMs } from '@junction/store';
 import { createPricing, type Pricing } from '../models/pricing.js';
 
@@ -31,6 +31,22 @@ export interface RunView {
   completed_at: string | null;
   /** When someone asked it to stop (a running run ends `cancelled` soon after). */
   cancel_requested_at: string | null;
+  /** Attempts started: 1 for a run that was never interrupted (0 while queued the first time). */
+  attempt: number;
+}
+
+/**
+ * One attempt of a run (docs/runs.md): which worker ran it, from which step, and when and why it
+ * ended when that was not the run's end (`process lost`, `lease lost`, `graceful stop`).
+ */
+export interface AttemptView {
+  attempt: number;
+  worker_id: string | null;
+  started_at: string | null;
+  /** The first step this attempt asked the model (the steps before came from the journal). */
+  resumed_from_step: number | null;
+  ended_at: string | null;
+  end_reason: string | null;
 }
 
 /** A time as every surface shows it: ISO 8601, or null when there is none. */
@@ -62,5 +78,49 @@ export function runView(run: Run, pricing: Pricing = BUILT_IN_PRICING): RunView 
     started_at: isoOrNull(run.startedAt),
     completed_at: isoOrNull(run.completedAt),
     cancel_requested_at: isoOrNull(run.cancelRequestedAt),
+    attempt: run.attempt,
   };
+}
+
+/** The attempts of a run, from its `attempt_ended` and `resumed` events and the run itself. */
+export function attemptViews(
+  run: Run,
+  ended: readonly RunEvent[],
+  resumed: readonly RunEvent[],
+): AttemptView[] {
+  const views: AttemptView[] = [];
+  const of = (events: readonly RunEvent[], n: number): RunEvent | undefined =>
+    events.find((e) => (e.payload as { attempt?: unknown } | null)?.attempt === n);
+  for (let n = 1; n <= run.attempt; n += 1) {
+    const end = of(ended, n);
+    const start = of(resumed, n);
+    const endPayload = (end?.payload ?? {}) as Record<string, unknown>;
+    const startPayload = (start?.payload ?? {}) as Record<string, unknown>;
+    const last = n === run.attempt;
+    views.push({
+      attempt: n,
+      worker_id:
+        (startPayload.worker_id as string | undefined) ??
+        (endPayload.worker_id as string | undefined) ??
+        (last ? run.workerId : null),
+      started_at: start
+        ? start.createdAt.toISOString()
+        : ((endPayload.started_at as string | undefined) ??
+          (last ? isoOrNull(run.startedAt) : null)),
+      resumed_from_step: (startPayload.from_step as number | undefined) ?? null,
+      ended_at: end ? end.createdAt.toISOString() : last ? isoOrNull(run.completedAt) : null,
+      end_reason: (endPayload.reason as string | undefined) ?? null,
+    });
+  }
+  return views;
+}
+
+/** The attempts of a run, read from the store (two short reads of its events). */
+export async function runAttempts(store: Store, run: Run): Promise<AttemptView[]> {
+  if (run.attempt <= 1) return attemptViews(run, [], []);
+  const [ended, resumed] = await Promise.all([
+    store.runEvents.list(run.id, { type: 'attempt_ended' }),
+    store.runEvents.list(run.id, { type: 'resumed' }),
+  ]);
+  return attemptViews(run, ended, resumed);
 }

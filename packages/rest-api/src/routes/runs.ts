@@ -1,5 +1,6 @@
 // GET /api/v1/runs, GET /api/v1/runs/:run_id and POST /api/v1/runs/:run_id/cancel.
 import { AgentCoreError } from '@junction/agent-core';
+import { runAttempts } from '@junction/agent-core/runs';
 import type { RunListFilter } from '@junction/store';
 import type { Request, RequestHandler, Response } from 'express';
 import { environmentFilter } from '../environment-filter.js';
@@ -74,10 +75,14 @@ export function getRun(ctx: RouteContext): RequestHandler {
         { run_id: runId },
       );
     }
-    const eventCount = await store.runEvents.count(runId);
+    const [eventCount, attempts] = await Promise.all([
+      store.runEvents.count(runId),
+      runAttempts(store, run),
+    ]);
     const body: RunDetailBody = {
       ...runBody(run, ctx.deps.pricing),
       variables: ctx.redact(run.variables) as Record<string, string>,
+      attempts,
       event_count: eventCount,
     };
     if (q.verbose) {

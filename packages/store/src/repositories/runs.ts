@@ -462,15 +462,17 @@ export class RunsRepository {
   async requeue(id: number, workerId: string, why: AttemptEnd = 'graceful stop'): Promise<boolean> {
     const now = this.#ctx.now();
     return this.#ctx.write(`requeue run ${id}`, async (db) => {
-      const [row] = await db
-        .update(runs)
-        .set(REQUEUED)
-        .where(
-          and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId), REQUEUABLE),
-        )
-        .returning({ id: runs.id, attempt: runs.attempt });
-      if (!row) return false;
-      await insertEvents(db, id, [attemptEnded(row.attempt, workerId, why)], now);
+      const held = and(
+        eq(runs.id, id),
+        eq(runs.status, 'running'),
+        eq(runs.workerId, workerId),
+        REQUEUABLE,
+      );
+      const [ending] = await db.select(ENDING_FIELDS).from(runs).where(held);
+      if (!ending) return false;
+      const result = await db.update(runs).set(REQUEUED).where(held);
+      if (result.rowsAffected === 0) return false;
+      await insertEvents(db, id, [attemptEnded(ending, why)], now);
       return true;
     });
   }
@@ -823,10 +825,33 @@ function claimRun(db: LibSQLDatabase) {
  */
 const REQUEUABLE = and(isNull(runs.parentRunId), isNull(runs.cancelRequestedAt)) as SQL;
 
-/** The event of an attempt that ended without ending its run. */
-function attemptEnded(attempt: number, workerId: string | null, why: AttemptEnd): EventRow {
-  return { type: 'attempt_ended', payload: { attempt, worker_id: workerId, reason: why } };
+/** The attempt of a run that is ending without ending its run. */
+interface EndingAttempt {
+  attempt: number;
+  workerId: string | null;
+  startedAt: Date | null;
 }
+
+/** The event of an attempt that ended without ending its run. */
+function attemptEnded(ending: EndingAttempt, why: AttemptEnd): EventRow {
+  return {
+    type: 'attempt_ended',
+    payload: {
+      attempt: ending.attempt,
+      worker_id: ending.workerId,
+      reason: why,
+      started_at: ending.startedAt ? ending.startedAt.toISOString() : null,
+    },
+  };
+}
+
+/** What `attemptEnded` needs of a run, read before it goes back to the queue. */
+const ENDING_FIELDS = {
+  id: runs.id,
+  attempt: runs.attempt,
+  workerId: runs.workerId,
+  startedAt: runs.startedAt,
+};
 
 /**
  * Recovers the `running` runs matching `where` whose worker is gone: one asked to stop ends
@@ -846,7 +871,7 @@ async function recoverWhere(
     .where(and(where, isNotNull(runs.cancelRequestedAt)))
     .returning();
   const before = await db
-    .select({ id: runs.id, workerId: runs.workerId, attempt: runs.attempt })
+    .select(ENDING_FIELDS)
     .from(runs)
     .where(and(where, REQUEUABLE, lt(runs.attempt, policy.maxAttempts)));
   const requeued =
@@ -867,7 +892,7 @@ async function recoverWhere(
           .returning();
   for (const run of before) {
     if (requeued.some((r) => r.id === run.id))
-      await insertEvents(db, run.id, [attemptEnded(run.attempt, run.workerId, why)], now);
+      await insertEvents(db, run.id, [attemptEnded(run, why)], now);
   }
   const exhausted = await db
     .update(runs)

@@ -1,9 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
+import type { AttemptView } from '@junction/agent-core/runs';
 import type { RunEventView, RunView } from '../../run-view.js';
 
 export interface RunInspection {
   run: RunView;
+  /** Its attempts (more than one when it was interrupted and resumed: docs/runs.md). */
+  attempts: AttemptView[];
   events: RunEventView[];
 }
 
@@ -57,6 +60,12 @@ export default class RunsInspect extends JunctionCommand {
       }
       const v = runView(run, await ctx.pricing());
       const eventViews = events.map((e) => runEventView(e, flags.verbose));
+      const { attemptViews } = await import('@junction/agent-core/runs');
+      const attempts = attemptViews(
+        run,
+        events.filter((e) => e.type === 'attempt_ended'),
+        events.filter((e) => e.type === 'resumed'),
+      );
 
       const dash = (x: string | number | null): string =>
         x === null || x === '' ? '-' : String(x);
@@ -78,6 +87,20 @@ export default class RunsInspect extends JunctionCommand {
         `  final response  ${v.final_response === null ? '-' : indentRest(v.final_response, 18)}`,
       );
       this.log('');
+      if (attempts.length > 1) {
+        this.log(`Attempts (${attempts.length})`);
+        for (const a of attempts) {
+          const parts = [
+            `  #${a.attempt}`,
+            a.worker_id ?? '-',
+            a.resumed_from_step !== null ? `from step ${a.resumed_from_step}` : 'from the start',
+            `started ${dash(a.started_at)}`,
+            a.end_reason !== null ? `ended ${dash(a.ended_at)}: ${a.end_reason}` : undefined,
+          ];
+          this.log(parts.filter((x) => x !== undefined).join('  '));
+        }
+        this.log('');
+      }
       if (eventViews.length === 0) {
         this.log('No events.');
       } else {
@@ -93,7 +116,7 @@ export default class RunsInspect extends JunctionCommand {
           }
         }
       }
-      return { run: v, events: eventViews };
+      return { run: v, attempts, events: eventViews };
     } finally {
       await ctx.close();
     }
