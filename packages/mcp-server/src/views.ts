@@ -40,6 +40,7 @@ export function runSummary(run: Run): Record<string, unknown> {
     final_response: _response,
     trace_id: _trace,
     cancel_requested_at: _cancel,
+    attempt: _attempt,
     ...line
   } = mcpRunView(run);
   const { task } = line;

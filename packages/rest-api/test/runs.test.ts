@@ -69,6 +69,7 @@ describe('GET /api/v1/runs', () => {
       started_at: runs.completed.startedAt?.toISOString(),
       completed_at: runs.completed.completedAt?.toISOString(),
       cancel_requested_at: null,
+      attempt: 1,
     });
   });
 
