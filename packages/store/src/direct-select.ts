@@ -183,6 +183,19 @@ export async function runWriteBatch(
   }));
 }
 
+/** Runs one statement of a write on its own (it commits by itself). */
+export async function runWriteItem(db: LibSQLDatabase, item: BatchItem): Promise<BatchResult> {
+  const client = (db as LibSQLDatabase & { $client: Client }).$client;
+  const result = await client.execute({
+    sql: item.select.sql,
+    args: argsOf(item.select, item.values) as InValue[],
+  });
+  return {
+    rows: result.rows.map((row) => Array.prototype.slice.call(row) as unknown[]),
+    rowsAffected: result.rowsAffected,
+  };
+}
+
 /** The rows of a batch statement, decoded as drizzle would. */
 export function decodeRows<Row>(select: DirectSelect<Row>, rows: readonly unknown[][]): Row[] {
   return rows.map((raw) => decodeRow(select, raw));

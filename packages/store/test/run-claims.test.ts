@@ -48,9 +48,18 @@ describe('claiming, requeueing and failing runs by lease', () => {
     await store.runs.claim(quiet.id, 'w1', 1_000);
     await store.runs.claim(acted.id, 'w1', 1_000);
     await store.runs.claim(live.id, 'w2', 60_000);
-    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w2' })).toBe(false); // not its run
-    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w1' })).toBe(true);
+    const pinned = { prompt: 'You act.', model: 'openai/gpt-test', tools: ['act'] };
+    // Not its run: nothing is written.
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w2', pinned })).toBe(
+      false,
+    );
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w1', pinned })).toBe(
+      true,
+    );
     expect((await store.runs.get(acted.id))?.actedAt).toEqual(clock);
+    // A later step's fence with nothing to write only asks whether the run is still held.
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w1' })).toBe(true);
+    expect(await store.runEvents.record(acted.id, [], undefined, { workerId: 'w2' })).toBe(false);
     clock = new Date(clock.getTime() + 5_000);
     const recovered = await store.runs.recoverExpired(policy);
     expect(recovered.requeued.map((r) => r.id).sort()).toEqual([quiet.id, acted.id].sort());

@@ -700,6 +700,12 @@ export class AgentRunner {
               },
             },
           ]);
+          attempt.noteOutcome({
+            id: call.id,
+            tool: call.tool,
+            server: call.server,
+            args: call.arguments,
+          });
           emit({ type: 'tool_call', runId: run.id, call });
         },
         runSubAgent: async (sub, task, variables) => {

@@ -114,6 +114,8 @@ export class AttemptJournal {
   /** The fenced write of the step whose calls are leaving now. */
   #acting: { step: number; written: Promise<void> } | undefined;
   #pinned: boolean;
+  /** An outcome of a call that is not safe to repeat waits to be written. */
+  #unsafeOutcome = false;
 
   constructor(options: AttemptJournalOptions) {
     this.#o = options;
@@ -154,9 +156,20 @@ export class AttemptJournal {
     return written;
   }
 
-  /** Before the model is asked again: the outcomes of the step's calls are written. */
+  /** Tells it a call of this attempt ended (its outcome is recorded, not yet written). */
+  noteOutcome(call: AskedCall): void {
+    if (!this.#o.policy(call).safe) this.#unsafeOutcome = true;
+  }
+
+  /**
+   * Before the model is asked again: the outcomes of the step's calls are written — when one of
+   * them is not safe to repeat. Outcomes of calls that are safe to repeat ride with the next
+   * write: lost in a crash, they cost a repeated read-only call, never a repeated effect.
+   */
   boundary(): Promise<void> {
-    return this.#o.recorder.flush();
+    if (!this.#unsafeOutcome) return Promise.resolve();
+    this.#unsafeOutcome = false;
+    return this.#o.recorder.journal();
   }
 
   /** What `call` becomes in this attempt; undefined when it is simply called. */

@@ -48,14 +48,20 @@ export class RunRecorder {
     }
   }
 
-  /** Writes what is buffered (fenced: only while the worker holds the run); false when refused. */
-  #write(fence?: RecordFence): Promise<boolean> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
+  /**
+   * Writes what is buffered (fenced: only while the worker holds the run); false when refused.
+   * A step's write (`step`: a fence, or the boundary before the model is asked again) carries the
+   * events only — the run's journal — and leaves the counters to the next timed or final write,
+   * so a step costs one statement.
+   */
+  #write(fence?: RecordFence, step = fence !== undefined): Promise<boolean> {
+    if (step && this.#events.length === 0 && !fence) return this.#tail.then(() => true);
+    if (this.#timer && !step) clearTimeout(this.#timer);
+    if (!step) this.#timer = undefined;
     const events = this.#events;
-    const progress = this.#progress;
+    const progress = step ? undefined : this.#progress;
     this.#events = [];
-    this.#progress = undefined;
+    if (!step) this.#progress = undefined;
     const written = this.#tail.then(async () => {
       if (this.#failure !== undefined) return false;
       if (!fence && events.length === 0 && !progress) return true;
@@ -112,6 +118,12 @@ export class RunRecorder {
   /** Writes everything buffered; throws the first write error, if any. */
   async flush(): Promise<void> {
     await this.#write();
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** Writes the events buffered, before the model is asked again (the step boundary). */
+  async journal(): Promise<void> {
+    await this.#write(undefined, true);
     if (this.#failure !== undefined) throw this.#failure;
   }
 

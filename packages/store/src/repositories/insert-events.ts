@@ -56,6 +56,45 @@ const INSERT_EVENTS_IF_CHANGED: DirectSelect<unknown> = {
   decoders: [],
 };
 
+/** The events of a run as one statement of a write batch (`runWriteBatch`). */
+export function eventsItem(runId: number, events: readonly EventRow[], now: Date): BatchItem {
+  return {
+    select: INSERT_EVENTS_ITEM,
+    values: { runId, now: now.getTime(), events: eventsJson(events) },
+  };
+}
+
+/**
+ * The events of a run as one statement of a write batch, written only while `workerId` holds the
+ * run (running, under its claim): the journal of a run that is about to act.
+ */
+export function eventsIfHeld(
+  runId: number,
+  workerId: string,
+  events: readonly EventRow[],
+  now: Date,
+): BatchItem {
+  return {
+    select: INSERT_EVENTS_IF_HELD,
+    values: { runId, now: now.getTime(), events: eventsJson(events), workerId },
+  };
+}
+
+const INSERT_EVENTS_IF_HELD: DirectSelect<unknown> = {
+  sql: `${INSERT_EVENTS}
+  WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND status = 'running' AND worker_id = ?4)`,
+  args: [(v) => v.runId, (v) => v.now, (v) => v.events, (v) => v.workerId],
+  keys: [],
+  decoders: [],
+};
+
+const INSERT_EVENTS_ITEM: DirectSelect<unknown> = {
+  sql: INSERT_EVENTS,
+  args: [(v) => v.runId, (v) => v.now, (v) => v.events],
+  keys: [],
+  decoders: [],
+};
+
 /**
  * The events of a run as a batch item that follows the write it depends on (a run's end):
  * in one transaction with it, and written only when that write changed the run.

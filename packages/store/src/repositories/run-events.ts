@@ -1,8 +1,15 @@
 import { and, asc, count, desc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { RunEvent } from '../rows.js';
-import { runEvents, runs, type PinnedStart } from '../schema.js';
+import { runEvents, type PinnedStart } from '../schema.js';
 import { progressFields, type RunProgress } from './runs.js';
-import { insertEvents } from './insert-events.js';
+import { eventsIfChanged, eventsIfHeld, eventsItem } from './insert-events.js';
+import {
+  runDirectSelect,
+  runWriteBatch,
+  runWriteItem,
+  type BatchItem,
+  type DirectSelect,
+} from '../direct-select.js';
 import type { StoreContext } from '../store-context.js';
 import { isStoreError, notFound } from '../store-error.js';
 import { resolvePage, type Page } from '../paging.js';
@@ -24,6 +31,43 @@ export interface RecordFence {
   workerId: string;
   pinned?: PinnedStart;
 }
+
+/** Marks a run acted (pinning what it started with, once) while `workerId` holds it. */
+const FENCE: DirectSelect<unknown> = {
+  sql: `UPDATE runs SET acted_at = coalesce(acted_at, ?), pinned = coalesce(pinned, ?)
+  WHERE id = ? AND status = 'running' AND worker_id = ?`,
+  args: [(v) => v.now, (v) => v.pinned, (v) => v.id, (v) => v.workerId],
+  keys: [],
+  decoders: [],
+};
+
+/** One row while `workerId` holds the run. */
+const HELD: DirectSelect<unknown> = {
+  sql: `SELECT 1 FROM runs WHERE id = ? AND status = 'running' AND worker_id = ?`,
+  args: [(v) => v.id, (v) => v.workerId],
+  keys: ['held'],
+  decoders: [(v) => v],
+};
+
+/** Sets the counters given (null: left as they are); fenced by `workerId` when one is given. */
+const PROGRESS: DirectSelect<unknown> = {
+  sql: `UPDATE runs SET steps_taken = coalesce(?, steps_taken),
+  input_tokens = coalesce(?, input_tokens), output_tokens = coalesce(?, output_tokens),
+  model = coalesce(?, model), trace_id = coalesce(?, trace_id)
+  WHERE id = ? AND (? IS NULL OR (status = 'running' AND worker_id = ?))`,
+  args: [
+    (v) => v.stepsTaken,
+    (v) => v.inputTokens,
+    (v) => v.outputTokens,
+    (v) => v.model,
+    (v) => v.traceId,
+    (v) => v.id,
+    (v) => v.workerId,
+    (v) => v.workerId,
+  ],
+  keys: [],
+  decoders: [],
+};
 
 /** One journal entry of a run: an event that carries what a resumed attempt needs. */
 export interface JournalEntry {
@@ -88,29 +132,55 @@ export class RunEventsRepository {
     if (!fence && events.length === 0 && Object.keys(fields).length === 0) return true;
     try {
       return await this.#ctx.write('record run events', async (db) => {
-        if (fence) {
-          // The run is about to act (a tool call): marked so, and written only while held.
-          const held = await db
-            .update(runs)
-            .set({
-              actedAt: sql`coalesce(${runs.actedAt}, ${now.getTime()})`,
-              ...(fence.pinned
-                ? { pinned: sql`coalesce(${runs.pinned}, ${JSON.stringify(fence.pinned)})` }
-                : {}),
-            })
-            .where(
-              and(
-                eq(runs.id, runId),
-                eq(runs.status, 'running'),
-                eq(runs.workerId, fence.workerId),
-              ),
-            );
-          if (held.rowsAffected === 0) return false;
+        // One transaction, statements prepared once: the step boundary of every run that acts.
+        // A fence marks the run (and pins it) the first time; after that only the insert is
+        // conditional on the claim, and a fence with nothing to write is a read.
+        if (fence && !fence.pinned && events.length === 0 && Object.keys(fields).length === 0) {
+          return (
+            (await runDirectSelect(this.#ctx.rows, HELD, { id: runId, workerId: fence.workerId }))
+              .length > 0
+          );
         }
-        if (events.length > 0) await insertEvents(db, runId, events, now);
-        if (Object.keys(fields).length > 0)
-          await db.update(runs).set(fields).where(eq(runs.id, runId));
-        return true;
+        const items: BatchItem[] = [];
+        if (fence?.pinned) {
+          // The run is about to act (a tool call): marked so, and written only while held.
+          items.push({
+            select: FENCE,
+            values: {
+              id: runId,
+              workerId: fence.workerId,
+              now: now.getTime(),
+              pinned: fence.pinned ? JSON.stringify(fence.pinned) : null,
+            },
+          });
+        }
+        if (events.length > 0) {
+          items.push(
+            fence?.pinned
+              ? eventsIfChanged(runId, events, now)
+              : fence
+                ? eventsIfHeld(runId, fence.workerId, events, now)
+                : eventsItem(runId, events, now),
+          );
+        }
+        if (Object.keys(fields).length > 0) {
+          items.push({
+            select: PROGRESS,
+            values: {
+              id: runId,
+              workerId: fence?.workerId ?? null,
+              stepsTaken: progress?.stepsTaken ?? null,
+              inputTokens: progress?.inputTokens ?? null,
+              outputTokens: progress?.outputTokens ?? null,
+              model: progress?.model ?? null,
+              traceId: progress?.traceId ?? null,
+            },
+          });
+        }
+        // One statement commits on its own (no BEGIN … COMMIT around it): a step's journal.
+        const results =
+          items.length === 1 ? [await runWriteItem(db, items[0]!)] : await runWriteBatch(db, items);
+        return !fence || (results[0]?.rowsAffected ?? 0) > 0;
       });
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE'))

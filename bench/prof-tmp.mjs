@@ -1,0 +1,11 @@
+import { startFake, startJunction } from './run-overhead/contenders.mjs';
+const fake = await startFake();
+const j = await startJunction(fake.url);
+const store = j.store ?? null;
+for (let i = 0; i < 50; i++) await j.runOnce(i);
+const t0 = performance.now();
+const N = 300;
+for (let i = 0; i < N; i++) await j.runOnce(i);
+console.log('ms per run', ((performance.now() - t0) / N).toFixed(2));
+console.log('act', globalThis.__actn, (globalThis.__act/globalThis.__actn*1000).toFixed(0), 'us');
+await j.stop?.(); await fake.close?.(); process.exit(0);
