@@ -46,15 +46,15 @@ export const KEY = 'sk-bench-key-0000000000';
 const require = createRequire(import.meta.url);
 export const mcpPath = require.resolve('@junction/tooling/fixtures/mcp-server.mjs');
 
-/** The fake model in its own process: a tool call of `add` on each turn but the last. */
-export function startFake() {
+/** The fake model in its own process: a tool call of `tool` on each turn but the last. */
+export function startFake({ tool = 'add', toolArgs = '{"a":1,"b":2}' } = {}) {
   return startFakeModel([
     '--mode',
     'tool-loop',
     '--tool',
-    'add',
+    tool,
     '--tool-args',
-    '{"a":1,"b":2}',
+    toolArgs,
     '--turns',
     String(TURNS),
     '--api-key',
@@ -70,7 +70,7 @@ export function startFake() {
  */
 export async function startJunction(
   fakeUrl,
-  { turns = TURNS, tracing: makeTracing, storeUrl } = {},
+  { turns = TURNS, tracing: makeTracing, storeUrl, tool = 'add', runner: runnerOptions = {} } = {},
 ) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
   const paths = resolvePaths({ XDG_CONFIG_HOME: home });
@@ -81,12 +81,12 @@ export async function startJunction(
   writeFileSync(
     path.join(envDir, 'tools.json'),
     JSON.stringify({
-      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', 'add'] } },
+      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', tool] } },
     }),
   );
   writeFileSync(
     path.join(envDir, 'agents', 'assistant.prompt'),
-    '---\nmodel: openai/gpt-bench\ntools: [add]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n',
+    `---\nmodel: openai/gpt-bench\ntools: [${tool}]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n`,
   );
   mkdirSync(paths.logsDir, { recursive: true });
   const store = await openStore({ url: storeUrl ?? paths.databaseFile });
@@ -119,6 +119,7 @@ export async function startJunction(
     modelSettings: { ai_base_url: fakeUrl },
     env: { OPENAI_API_KEY: KEY },
     defaultTimeoutMs: 60_000,
+    ...runnerOptions,
   });
   const waiting = new Map();
   const early = new Map();

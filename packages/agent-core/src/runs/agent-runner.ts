@@ -117,6 +117,8 @@ export interface AgentRunnerDeps {
   toolProviders?: readonly RunToolProvider[];
   /** How a resumed run treats calls whose outcome is unknown (`runs.on_unknown_outcome`, `runs.tools`). */
   resume?: ResumeSettings;
+  /** False only for bench/durable-step (see AttemptJournalOptions.writes). Default true. */
+  journalWrites?: boolean;
 }
 
 export interface ExecuteOptions {
@@ -601,6 +603,7 @@ export class AgentRunner {
         recorder,
         journal,
         redactor,
+        ...(this.#deps.journalWrites === false ? { writes: false } : {}),
         pin: () => ({ prompt: source, model: resolved.id, tools: Object.keys(tools) }),
         policy: (call) =>
           toolResumePolicy(this.#deps.resume ?? {}, {

@@ -104,6 +104,11 @@ export interface AttemptJournalOptions {
   policy: (call: AskedCall) => ToolResumePolicy;
   /** Cleans the arguments an error names. */
   redactor: Redactor;
+  /**
+   * False only to measure what the journal costs (bench/durable-step): no write at the step
+   * boundaries, as before runs were durable. Never in a service.
+   */
+  writes?: boolean;
 }
 
 /** The journal of one attempt of a run (see the top of this file). */
@@ -140,6 +145,7 @@ export class AttemptJournal {
    * Throws when the run is no longer held: then the call must not be made.
    */
   act(step: number): Promise<void> {
+    if (this.#o.writes === false) return Promise.resolve();
     if (this.#acting?.step === step) return this.#acting.written;
     const pinned = this.#pinned ? undefined : this.#o.pin();
     this.#pinned = true;
@@ -167,7 +173,7 @@ export class AttemptJournal {
    * write: lost in a crash, they cost a repeated read-only call, never a repeated effect.
    */
   boundary(): Promise<void> {
-    if (!this.#unsafeOutcome) return Promise.resolve();
+    if (!this.#unsafeOutcome || this.#o.writes === false) return Promise.resolve();
     this.#unsafeOutcome = false;
     return this.#o.recorder.journal();
   }
