@@ -678,7 +678,7 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
-        onToolStart: () => attempt.act(steps),
+        onToolStart: (call) => attempt.act(steps, call),
         stopRun: (err) => storeFailed.abort(err),
         resume: (call) => attempt.decide(call),
         idempotencyKey: (callId) => attempt.key(callId),

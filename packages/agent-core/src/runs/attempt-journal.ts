@@ -140,12 +140,23 @@ export class AttemptJournal {
   }
 
   /**
-   * Before a call of `step` leaves: the journal so far (the turn that asked for it) is written,
+   * Before `call` (of `step`) leaves: the journal so far (the turn that asked for it) is written,
    * only while this worker holds the run — one write per step, whatever its number of calls.
-   * Throws when the run is no longer held: then the call must not be made.
+   * A call that is not safe to repeat waits for that write, and is not made when it throws (the
+   * run is no longer held); a call that is safe to repeat does not wait: should the write not
+   * land, the worst is the call made again.
    */
-  act(step: number): Promise<void> {
+  act(step: number, call: AskedCall): Promise<void> {
     if (this.#o.writes === false) return Promise.resolve();
+    const written = this.#stepWrite(step);
+    if (!this.#o.policy(call).safe) return written;
+    // Its failure is kept by the recorder and thrown by the next act or flush.
+    written.catch(() => undefined);
+    return Promise.resolve();
+  }
+
+  /** The fenced write of `step`'s journal, started once. */
+  #stepWrite(step: number): Promise<void> {
     if (this.#acting?.step === step) return this.#acting.written;
     const pinned = this.#pinned ? undefined : this.#o.pin();
     this.#pinned = true;
@@ -171,11 +182,17 @@ export class AttemptJournal {
    * Before the model is asked again: the outcomes of the step's calls are written — when one of
    * them is not safe to repeat. Outcomes of calls that are safe to repeat ride with the next
    * write: lost in a crash, they cost a repeated read-only call, never a repeated effect.
+   *
+   * The write is started here, in order with the run's other writes, and not waited for: it
+   * commits while the model works on its answer (a model call has no effect outside Junction),
+   * and the next step's fence waits for it. A write that fails stops the run at that fence.
    */
   boundary(): Promise<void> {
     if (!this.#unsafeOutcome || this.#o.writes === false) return Promise.resolve();
     this.#unsafeOutcome = false;
-    return this.#o.recorder.journal();
+    // Its failure is kept by the recorder and thrown by the next act or flush.
+    this.#o.recorder.journal().catch(() => undefined);
+    return Promise.resolve();
   }
 
   /** What `call` becomes in this attempt; undefined when it is simply called. */

@@ -90,7 +90,7 @@ export interface RunToolsInput {
    * sub-agent before its run is written. When it throws, the call is not made and the model
    * gets the error.
    */
-  onToolStart?: () => Promise<void> | void;
+  onToolStart?: (call: AskedCall) => Promise<void> | void;
   /** Runs a sub-agent as a child run and returns its final answer. */
   runSubAgent: (
     subAgent: Agent,
@@ -288,7 +288,17 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
               (args ?? {}) as Record<string, unknown>,
               {
                 ...(call ? { signal: call.signal } : {}),
-                ...(input.onToolStart ? { beforeSend: input.onToolStart } : {}),
+                ...(input.onToolStart
+                  ? {
+                      beforeSend: () =>
+                        input.onToolStart?.({
+                          id: toolCallId,
+                          tool: t.name,
+                          server: serverName,
+                          args,
+                        }),
+                    }
+                  : {}),
                 ...(idempotency ? { meta: { [IDEMPOTENCY_META_KEY]: idempotency } } : {}),
               },
             );
@@ -308,7 +318,12 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
         answer(toolCallId, local.name, local.server, args, async () => {
           const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
           try {
-            await input.onToolStart?.();
+            await input.onToolStart?.({
+              id: toolCallId,
+              tool: local.name,
+              server: local.server,
+              args,
+            });
             return await local.execute(args ?? {}, call ? { signal: call.signal } : {});
           } finally {
             call?.done();
@@ -347,7 +362,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
             };
           }
           const { task, variables } = checked.data;
-          await input.onToolStart?.();
+          await input.onToolStart?.({ id: toolCallId, tool: name, server: 'junction', args });
           const outcome = await input.runSubAgent(sub, task, variables ?? {});
           if (outcome.run.status !== 'completed') {
             return {
