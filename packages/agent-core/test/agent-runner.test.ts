@@ -386,7 +386,7 @@ describe('AgentRunner', () => {
     expect(failed.map((r) => r.id)).toEqual([run.id]);
     const finished = await done;
     expect(finished).toMatchObject({ id: run.id, status: 'error' });
-    expect(finished.error).toMatch(/in each of its 1 attempts \(runs.max_attempts is 1\)/);
+    expect(finished.error).toMatch(/used all 1 of its attempts \(runs.max_attempts is 1;/);
     expect(h.runner.endedHere(finished)).toBe(false);
     expect(h.logLines.join('')).not.toContain('"msg":"run failed"');
   });

@@ -334,7 +334,7 @@ describe('RunWorkers', () => {
       const run = await h.store.runs.get(orphan.id);
       return run?.status === 'error' ? run : undefined;
     });
-    expect(failed.error).toMatch(/in each of its 1 attempts/);
+    expect(failed.error).toMatch(/used all 1 of its attempts/);
     expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);
   });
 

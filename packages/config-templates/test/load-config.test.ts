@@ -77,7 +77,12 @@ describe('loadConfig defaults', () => {
       scheduler: true,
     });
     expect(config.queue).toEqual({ nats: { poll_seconds: 5 } });
-    expect(config.runs).toEqual({ timeout_seconds: 600 });
+    expect(config.runs).toEqual({
+      timeout_seconds: 600,
+      max_attempts: 3,
+      on_unknown_outcome: 'error',
+      tools: [],
+    });
     expect(config.api).toEqual({ host: '127.0.0.1', port: 8585, keys: [] });
     expect(config.mcp).toEqual({ port: 8586 });
     expect(config.pricing).toEqual({});

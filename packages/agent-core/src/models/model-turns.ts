@@ -228,22 +228,24 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
       let error: unknown;
       const stream = result.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          transform(part, controller) {
+          async transform(part, controller) {
             answer.add(part);
             if (part.type === 'text-delta') {
               hooks.onTextDelta?.(part.delta);
             } else if (part.type === 'finish') {
               finish = part;
+              // The turn is reported (and journaled) before the finish reaches the AI SDK, which
+              // starts the turn's tool calls once it sees it.
+              if (error === undefined)
+                await answered(span, started, summarise(answer.answer(part)));
             } else if (part.type === 'error') {
               error = part.error;
             }
             controller.enqueue(part);
           },
-          async flush() {
+          flush() {
             try {
-              if (finish && error === undefined) {
-                await answered(span, started, summarise(answer.answer(finish)));
-              } else {
+              if (!finish || error !== undefined) {
                 failed(error, started);
                 recordSpanError(span, error ?? new Error('the stream ended without finishing'));
               }

@@ -488,7 +488,11 @@ export class AgentRunner {
     // An insert (a child run, an event) is repeated only if it never reached the store.
     const storedOnce = <T>(call: () => Promise<T>): Promise<T> =>
       whileStoreAway(call, { ...storeWait, onlyUnsent: true });
-    const recorder = new RunRecorder(store, run.id, options.onWritten, undefined, storeWait);
+    const recorder = new RunRecorder(store, run.id, {
+      workerId: options.workerId,
+      onWritten: options.onWritten,
+      wait: storeWait,
+    });
     // Aborted with the reason when a tool call must stop the run (its store write failed, or a
     // resumed run met a call whose outcome is unknown): the run ends with it.
     const storeFailed = new AbortController();
@@ -646,6 +650,8 @@ export class AgentRunner {
               },
             ],
             { stepsTaken: steps, inputTokens, outputTokens },
+            // A turn that asks for tool calls is journaled by the fence its calls pass.
+            turn.toolCalls.length > 0,
           );
           emit({ type: 'model_turn', runId: run.id, turn });
         },
@@ -678,10 +684,10 @@ export class AgentRunner {
         wiring,
         environment,
         currentStep: () => steps,
-        onToolStart: (call) => attempt.act(steps, call),
+        onToolStart: (call) => attempt.act(call),
         stopRun: (err) => storeFailed.abort(err),
         resume: (call) => attempt.decide(call),
-        idempotencyKey: (callId) => attempt.key(callId),
+        idempotencyKey: (step, callId) => attempt.key(step, callId),
         onToolCall: (call) => {
           recorder.record([
             {
@@ -698,6 +704,7 @@ export class AgentRunner {
               },
               journal: {
                 id: call.id,
+                step: call.step,
                 text: redactor.text(call.result),
                 ...(call.error !== undefined ? { error: redactor.text(call.error) } : {}),
               },
@@ -705,6 +712,7 @@ export class AgentRunner {
           ]);
           attempt.noteOutcome({
             id: call.id,
+            step: call.step,
             tool: call.tool,
             server: call.server,
             args: call.arguments,
@@ -818,7 +826,8 @@ export class AgentRunner {
         // Another worker (or recovery) holds the run now: write nothing more on it.
         return (await store.runs.get(run.id)) ?? run;
       }
-      await recorder.flush().catch(() => undefined);
+      // A handed-over run's turn whose calls never left is asked again by its next attempt.
+      await recorder.flush(!interrupted).catch(() => undefined);
       // Handed over (a graceful stop): back in the queue, to be resumed from its journal (the
       // store writes why its attempt ended, and refuses a run someone asked to stop: that one
       // ends `cancelled` below).

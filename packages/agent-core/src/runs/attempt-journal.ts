@@ -6,6 +6,7 @@ import type { PinnedStart, ToolAnnotations } from '@junction/store';
 import type { Redactor } from '@junction/telemetry';
 import { AgentCoreError } from '../errors.js';
 import {
+  callKey,
   idempotencyKey,
   noteCalls,
   type JournaledCall,
@@ -46,9 +47,9 @@ export function nameMatches(pattern: string, name: string): boolean {
 }
 
 /**
- * The resume policy of `tool`: safe when the server says it only reads or is idempotent, or a
- * rule says `retry: safe`; the action of the first matching rule that has one, else the
- * agent's front matter, else the setting's (default `error`).
+ * The resume policy of `tool`: safe when the server says it only reads or is idempotent, or the
+ * first rule that matches it says `retry: safe`; the action that rule sets, else the agent's
+ * front matter's, else the setting's (default `error`).
  */
 export function toolResumePolicy(
   settings: ResumeSettings,
@@ -60,22 +61,18 @@ export function toolResumePolicy(
     agentAction?: UnknownOutcomeAction | undefined;
   },
 ): ToolResumePolicy {
-  const rules = (settings.tools ?? []).filter(
-    (rule) =>
-      rule.match.some((pattern) => nameMatches(pattern, call.tool)) &&
-      (rule.environments === undefined || rule.environments.includes(call.environment)) &&
-      (rule.agents === undefined || rule.agents.includes(call.agent)),
+  // The first rule that matches the call decides; the others are not read.
+  const rule = (settings.tools ?? []).find(
+    (r) =>
+      r.match.some((pattern) => nameMatches(pattern, call.tool)) &&
+      (r.environments === undefined || r.environments.includes(call.environment)) &&
+      (r.agents === undefined || r.agents.includes(call.agent)),
   );
   const hints = call.annotations ?? {};
   const safe =
-    hints.readOnlyHint === true ||
-    hints.idempotentHint === true ||
-    rules.some((rule) => rule.retry === 'safe');
+    hints.readOnlyHint === true || hints.idempotentHint === true || rule?.retry === 'safe';
   const action =
-    rules.find((rule) => rule.on_unknown_outcome !== undefined)?.on_unknown_outcome ??
-    call.agentAction ??
-    settings.onUnknownOutcome ??
-    'error';
+    rule?.on_unknown_outcome ?? call.agentAction ?? settings.onUnknownOutcome ?? 'error';
   return { safe, action };
 }
 
@@ -88,6 +85,8 @@ export type ResumeDecision =
 /** A call the model asks for, as the tools see it. */
 export interface AskedCall {
   id: string;
+  /** The turn that asked for it. */
+  step: number;
   tool: string;
   server: string;
   args: unknown;
@@ -134,21 +133,21 @@ export class AttemptJournal {
   }
 
   /** The call's stable idempotency key (the same in every attempt), once its turn is known. */
-  key(callId: string): string | undefined {
-    const call = this.#calls.get(callId);
+  key(step: number, callId: string): string | undefined {
+    const call = this.#calls.get(callKey(step, callId));
     return call ? idempotencyKey(this.#o.runId, call) : undefined;
   }
 
   /**
-   * Before `call` (of `step`) leaves: the journal so far (the turn that asked for it) is written,
+   * Before `call` leaves: the journal so far (the turn that asked for it) is written,
    * only while this worker holds the run — one write per step, whatever its number of calls.
    * A call that is not safe to repeat waits for that write, and is not made when it throws (the
    * run is no longer held); a call that is safe to repeat does not wait: should the write not
    * land, the worst is the call made again.
    */
-  act(step: number, call: AskedCall): Promise<void> {
+  act(call: AskedCall): Promise<void> {
     if (this.#o.writes === false) return Promise.resolve();
-    const written = this.#stepWrite(step);
+    const written = this.#stepWrite(call.step);
     if (!this.#o.policy(call).safe) return written;
     // Its failure is kept by the recorder and thrown by the next act or flush.
     written.catch(() => undefined);
@@ -188,20 +187,25 @@ export class AttemptJournal {
    * and the next step's fence waits for it. A write that fails stops the run at that fence.
    */
   boundary(): Promise<void> {
-    if (!this.#unsafeOutcome || this.#o.writes === false) return Promise.resolve();
-    this.#unsafeOutcome = false;
-    // Its failure is kept by the recorder and thrown by the next act or flush.
-    this.#o.recorder.journal().catch(() => undefined);
-    return Promise.resolve();
+    if (this.#o.writes === false) return Promise.resolve();
+    if (this.#unsafeOutcome) {
+      this.#unsafeOutcome = false;
+      // Its failure is kept by the recorder and thrown by the next act or flush.
+      this.#o.recorder.journal().catch(() => undefined);
+    }
+    // The step's own fence write (a call safe to repeat did not wait for it) has landed: the
+    // model is not asked while the journal cannot be written, or once the run is not held.
+    return this.#acting?.written ?? Promise.resolve();
   }
 
   /** What `call` becomes in this attempt; undefined when it is simply called. */
   decide(call: AskedCall): ResumeDecision | undefined {
     const { journal } = this.#o;
-    const outcome = journal.outcomes.get(call.id);
+    const key = callKey(call.step, call.id);
+    const outcome = journal.outcomes.get(key);
     if (outcome) return { kind: 'replay', outcome };
     // Not asked for by a journaled turn: a call of this attempt.
-    if (!journal.calls.has(call.id)) return undefined;
+    if (!journal.calls.has(key)) return undefined;
     // Its turn was journaled before it left, but no outcome was: it may have run, or not.
     const policy = this.#o.policy(call);
     if (policy.safe || policy.action === 'retry') return undefined;

@@ -16,8 +16,8 @@ export function recoveryPolicy(maxAttempts: number = DEFAULT_MAX_ATTEMPTS): Reco
   return {
     maxAttempts,
     subAgentReason:
-      'interrupted: the process running it stopped before it finished. Its parent run resumes, and decides about the call that started this run by the rule for tool calls whose outcome is unknown.',
-    exhausted: `interrupted: the process running it stopped under it in each of its {attempts} attempts (runs.max_attempts is ${maxAttempts}), so it was not resumed again. \`junction runs inspect\` shows its attempts; run it again once the cause is fixed.`,
+      "interrupted: the process running it stopped (or its lease ran out) before it finished. A sub-agent's run is not resumed on its own: the parent's call that started it ends with this error, or, when the parent was interrupted too, is decided by the rule for tool calls whose outcome is unknown (docs/runs.md).",
+    exhausted: `interrupted: it used all {attempts} of its attempts (runs.max_attempts is ${maxAttempts}; each ended with its process stopped, its lease lost or a graceful hand-over) without finishing, so it was not resumed again. \`junction runs inspect\` shows its attempts; run it again once the cause is fixed.`,
   };
 }
 

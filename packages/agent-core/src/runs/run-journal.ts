@@ -11,6 +11,7 @@ import type {
   LanguageModelV3Middleware,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
+  SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { JournalEntry } from '@junction/store';
@@ -26,6 +27,8 @@ export interface TurnAnswer {
 export interface ToolOutcome {
   /** The model's id of the call (the same in every attempt: its turn is answered again). */
   id: string;
+  /** The turn that asked for it: some providers give the same ids in every turn. */
+  step: number;
   text: string;
   /** Set when the call failed: the model was given this error instead of a result. */
   error?: string;
@@ -42,10 +45,15 @@ export interface JournaledCall {
 /** A run's journal, read back for a resumed attempt. */
 export interface RunJournal {
   turns: TurnAnswer[];
-  /** Finished tool calls by call id. */
+  /** Finished tool calls, by `callKey`. */
   outcomes: Map<string, ToolOutcome>;
-  /** Every tool call the journaled turns asked for, by call id. */
+  /** Every tool call the journaled turns asked for, by `callKey`. */
   calls: Map<string, JournaledCall>;
+}
+
+/** A call's key in a journal: its turn and its id (ids repeat across turns with some providers). */
+export function callKey(step: number, id: string): string {
+  return `${step}:${id}`;
 }
 
 /** The events that are journal entries, and the key of the entry in each. */
@@ -72,7 +80,7 @@ export function noteCalls(
   answer: TurnAnswer,
 ): void {
   toolCallsOf(answer).forEach((call, index) =>
-    calls.set(call.id, { step, index, tool: call.name }),
+    calls.set(callKey(step, call.id), { step, index, tool: call.name }),
   );
 }
 
@@ -86,7 +94,7 @@ export function readJournal(entries: readonly JournalEntry[]): RunJournal {
       noteCalls(journal.calls, journal.turns.length, answer);
     } else if (entry.type === JOURNAL_EVENT_TYPES.toolCall) {
       const outcome = entry.journal as ToolOutcome;
-      journal.outcomes.set(outcome.id, outcome);
+      journal.outcomes.set(callKey(outcome.step, outcome.id), outcome);
     }
   }
   return journal;
@@ -106,7 +114,10 @@ export const IDEMPOTENCY_META_KEY = 'junction/idempotency-key';
  */
 export class StreamedAnswer {
   readonly #content: LanguageModelV3Content[] = [];
-  readonly #open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
+  readonly #open = new Map<
+    string,
+    { type: 'text' | 'reasoning'; text: string; providerMetadata?: SharedV3ProviderMetadata }
+  >();
 
   /** Takes one part of the stream. */
   add(part: LanguageModelV3StreamPart): void {
@@ -134,13 +145,17 @@ export class StreamedAnswer {
         }
         break;
       }
+      case 'text-end':
+      case 'reasoning-end': {
+        // A provider's signature of the part (a thinking block's) comes with its end.
+        const kind: 'text' | 'reasoning' = part.type === 'text-end' ? 'text' : 'reasoning';
+        const open = this.#open.get(`${kind}:${part.id}`);
+        if (open && part.providerMetadata) open.providerMetadata = part.providerMetadata;
+        break;
+      }
       case 'tool-call':
-        this.#content.push({
-          type: 'tool-call',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-        });
+        // As the provider gave it, its metadata (a thought signature) included.
+        this.#content.push({ ...part });
         break;
       default:
         break;
@@ -165,14 +180,18 @@ function streamParts(answer: TurnAnswer): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
   answer.content.forEach((part, i) => {
     const id = `journal-${i}`;
+    const meta =
+      'providerMetadata' in part && part.providerMetadata
+        ? { providerMetadata: part.providerMetadata }
+        : {};
     if (part.type === 'text') {
       parts.push({ type: 'text-start', id });
       parts.push({ type: 'text-delta', id, delta: part.text });
-      parts.push({ type: 'text-end', id });
+      parts.push({ type: 'text-end', id, ...meta });
     } else if (part.type === 'reasoning') {
       parts.push({ type: 'reasoning-start', id });
       parts.push({ type: 'reasoning-delta', id, delta: part.text });
-      parts.push({ type: 'reasoning-end', id });
+      parts.push({ type: 'reasoning-end', id, ...meta });
     } else if (part.type === 'tool-call') {
       parts.push(part);
     }

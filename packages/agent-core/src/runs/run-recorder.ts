@@ -19,28 +19,43 @@ export class RunRecorder {
   #failure: unknown;
   readonly #onWritten: ((runId: number) => void) | undefined;
   readonly #wait: StoreWait | undefined;
+  readonly #workerId: string;
+  /** A turn that asked for tool calls: written by the fence its calls pass, never before. */
+  #held: RunEventInput[] = [];
 
   /**
-   * `onWritten` hears of every write of events that succeeded (followers read them then);
-   * `wait` is how long a write waits out a store outage before the run fails with it.
+   * Every write holds only while `workerId` holds the run: a worker that lost its lease adds
+   * nothing to the run's journal. `onWritten` hears of every write of events that succeeded
+   * (followers read them then); `wait` is how long a write waits out a store outage before the
+   * run fails with it.
    */
   constructor(
     store: Store,
     runId: number,
-    onWritten?: (runId: number) => void,
-    intervalMs = 1000,
-    wait?: StoreWait,
+    options: {
+      workerId: string;
+      onWritten?: ((runId: number) => void) | undefined;
+      intervalMs?: number;
+      wait?: StoreWait;
+    },
   ) {
     this.#store = store;
     this.#runId = runId;
-    this.#onWritten = onWritten;
-    this.#intervalMs = intervalMs;
-    this.#wait = wait;
+    this.#workerId = options.workerId;
+    this.#onWritten = options.onWritten;
+    this.#intervalMs = options.intervalMs ?? 1000;
+    this.#wait = options.wait;
   }
 
-  /** Buffers events (and the run's latest counters) for writing, in call order. */
-  record(events: RunEventInput[], progress?: RunProgress): void {
-    this.#events.push(...events);
+  /**
+   * Buffers events (and the run's latest counters) for writing, in call order. `untilAct`: the
+   * events wait for the next fence (`act`) or the run's end — a turn that asked for tool calls
+   * is in the journal only once its calls may have left, so a resumed attempt knows which calls
+   * may have run.
+   */
+  record(events: RunEventInput[], progress?: RunProgress, untilAct = false): void {
+    if (untilAct) this.#held.push(...events);
+    else this.#events.push(...events);
     if (progress) this.#progress = { ...this.#progress, ...progress };
     if (!this.#timer) {
       this.#timer = setTimeout(() => void this.#write(), this.#intervalMs);
@@ -54,14 +69,20 @@ export class RunRecorder {
    * events only — the run's journal — and leaves the counters to the next timed or final write,
    * so a step costs one statement.
    */
-  #write(fence?: RecordFence, step = fence !== undefined): Promise<boolean> {
+  #write(
+    fence?: RecordFence,
+    step = fence !== undefined,
+    withHeld = fence !== undefined,
+  ): Promise<boolean> {
     if (step && this.#events.length === 0 && !fence) return this.#tail.then(() => true);
     if (this.#timer && !step) clearTimeout(this.#timer);
     if (!step) this.#timer = undefined;
-    const events = this.#events;
+    const events = withHeld ? [...this.#events, ...this.#held] : this.#events;
+    if (withHeld) this.#held = [];
     const progress = step ? undefined : this.#progress;
     this.#events = [];
     if (!step) this.#progress = undefined;
+    const claim = fence ?? { workerId: this.#workerId };
     const written = this.#tail.then(async () => {
       if (this.#failure !== undefined) return false;
       if (!fence && events.length === 0 && !progress) return true;
@@ -72,7 +93,7 @@ export class RunRecorder {
           // so it is looked for before it is written again (never twice, never lost).
           if (sent && events.length > 0 && (await this.#landed(events))) return true;
           sent = true;
-          return this.#store.runEvents.record(this.#runId, events, progress, fence);
+          return this.#store.runEvents.record(this.#runId, events, progress, claim);
         };
         const held = await (this.#wait ? whileStoreAway(write, this.#wait) : write());
         if (held && events.length > 0) this.#onWritten?.(this.#runId);
@@ -94,7 +115,8 @@ export class RunRecorder {
       last.every(
         (row, i) =>
           row.type === events[i]?.type &&
-          JSON.stringify(row.payload ?? null) === JSON.stringify(events[i]?.payload ?? null),
+          JSON.stringify(row.payload ?? null) === JSON.stringify(events[i]?.payload ?? null) &&
+          JSON.stringify(row.journal ?? null) === JSON.stringify(events[i]?.journal ?? null),
       )
     );
   }
@@ -109,15 +131,20 @@ export class RunRecorder {
     this.#timer = undefined;
     await this.#tail;
     if (this.#failure !== undefined) throw this.#failure;
-    const events = this.#events;
+    const events = [...this.#events, ...this.#held];
     this.#events = [];
+    this.#held = [];
     this.#progress = undefined;
     return events.length === 0 ? undefined : { events };
   }
 
-  /** Writes everything buffered; throws the first write error, if any. */
-  async flush(): Promise<void> {
-    await this.#write();
+  /**
+   * Writes everything buffered; throws the first write error, if any. `withHeld`: also a turn
+   * whose calls never passed their fence — for a run that ends here, not one handed over (its
+   * next attempt asks that turn again).
+   */
+  async flush(withHeld = true): Promise<void> {
+    await this.#write(undefined, false, withHeld);
     if (this.#failure !== undefined) throw this.#failure;
   }
 

@@ -108,7 +108,7 @@ export interface RunToolsInput {
   /** A resumed attempt's answer for a call (see AttemptJournal.decide); undefined: call it. */
   resume?: (call: AskedCall) => ResumeDecision | undefined;
   /** The call's idempotency key, sent to MCP tool servers in the request's `_meta`. */
-  idempotencyKey?: (callId: string) => string | undefined;
+  idempotencyKey?: (step: number, callId: string) => string | undefined;
   now?: () => number;
 }
 
@@ -200,7 +200,8 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
     args: unknown,
     call: () => Promise<{ text: string; isError: boolean }>,
   ): Promise<string> => {
-    const decision = input.resume?.({ id, tool, server, args });
+    const step = input.currentStep();
+    const decision = input.resume?.({ id, step, tool, server, args });
     if (decision?.kind === 'replay') {
       if (decision.outcome.error !== undefined) throw new Error(decision.outcome.error);
       return decision.outcome.text;
@@ -279,7 +280,8 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       execute: async (args, { abortSignal, toolCallId }) =>
         answer(toolCallId, t.name, serverName, args, async () => {
           const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
-          const idempotency = input.idempotencyKey?.(toolCallId);
+          const step = input.currentStep();
+          const idempotency = input.idempotencyKey?.(step, toolCallId);
           try {
             const result = await pool.callTool(
               key,
@@ -293,6 +295,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
                       beforeSend: () =>
                         input.onToolStart?.({
                           id: toolCallId,
+                          step,
                           tool: t.name,
                           server: serverName,
                           args,
@@ -320,6 +323,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
           try {
             await input.onToolStart?.({
               id: toolCallId,
+              step: input.currentStep(),
               tool: local.name,
               server: local.server,
               args,
@@ -362,7 +366,13 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
             };
           }
           const { task, variables } = checked.data;
-          await input.onToolStart?.({ id: toolCallId, tool: name, server: 'junction', args });
+          await input.onToolStart?.({
+            id: toolCallId,
+            step: input.currentStep(),
+            tool: name,
+            server: 'junction',
+            args,
+          });
           const outcome = await input.runSubAgent(sub, task, variables ?? {});
           if (outcome.run.status !== 'completed') {
             return {
