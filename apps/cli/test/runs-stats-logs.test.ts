@@ -316,6 +316,7 @@ describe('junction runs, stats and logs', () => {
         started_at: expect.stringMatching(/Z$/),
         completed_at: expect.stringMatching(/Z$/),
         cancel_requested_at: null,
+        attempt: 1,
       });
     });
 
