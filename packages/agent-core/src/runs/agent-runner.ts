@@ -44,6 +44,7 @@ import {
   AttemptJournal,
   toolResumePolicy,
   type ResumeSettings,
+  type ToolResumePolicy,
   type UnknownOutcomeAction,
 } from './attempt-journal.js';
 import {
@@ -601,6 +602,7 @@ export class AgentRunner {
       // The tools' annotations, by name, for the resume policy of a call.
       const annotations = new Map(wiring.mcp.map(({ tool }) => [tool.name, tool.annotations]));
       const agentAction = def.frontMatter.on_unknown_outcome as UnknownOutcomeAction | undefined;
+      const policies = new Map<string, ToolResumePolicy>();
       const attempt = new AttemptJournal({
         runId: run.id,
         workerId: options.workerId,
@@ -609,14 +611,21 @@ export class AgentRunner {
         redactor,
         ...(this.#deps.journalWrites === false ? { writes: false } : {}),
         pin: () => ({ prompt: source, model: resolved.id, tools: Object.keys(tools) }),
-        policy: (call) =>
-          toolResumePolicy(this.#deps.resume ?? {}, {
-            tool: call.tool,
-            environment,
-            agent: agent.name,
-            annotations: annotations.get(call.tool),
-            agentAction,
-          }),
+        // Asked at every call (its fence, its outcome): decided once per tool of the run.
+        policy: (call) => {
+          let policy = policies.get(call.tool);
+          if (!policy) {
+            policy = toolResumePolicy(this.#deps.resume ?? {}, {
+              tool: call.tool,
+              environment,
+              agent: agent.name,
+              annotations: annotations.get(call.tool),
+              agentAction,
+            });
+            policies.set(call.tool, policy);
+          }
+          return policy;
+        },
       });
       const turns = withModelTurns(resolved.model as LanguageModelV3, {
         stepsBefore: journal.turns.length,
