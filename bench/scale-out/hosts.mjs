@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '@junction/tooling/fixtures/sqld.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/cli/bin/run.js');
 

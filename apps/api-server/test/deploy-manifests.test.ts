@@ -24,7 +24,8 @@ import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { ENV_OVERRIDES, loadConfig } from '@junction/config-templates';
 import { openStore } from '@junction/store';
-import { findSqld, freePort, killAndWait, SQLD_MISSING } from '@junction/tooling/fixtures/sqld.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
+import { findSqld, killAndWait, SQLD_MISSING } from '@junction/tooling/fixtures/sqld.mjs';
 import { APP_VARIABLES, drainSecondsOf } from '../src/index.js';
 import { repoRoot } from './processes.js';
 

@@ -41,23 +41,7 @@ export async function deployApp(pkg: string, out: string): Promise<string> {
   return path.join(out, 'dist/main.js');
 }
 
-/** Ports that were free a moment ago (bound to port 0, then released). */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
-}
+export { freePorts } from '@junction/tooling/fixtures/free-port.mjs';
 
 /** Holds a port until `close()`, so a server started on it finds it in use. */
 export async function occupyPort(): Promise<{ port: number; close(): Promise<void> }> {

@@ -15,13 +15,8 @@ import {
   startNats,
   type NatsServer,
 } from '@junction/tooling/fixtures/nats.mjs';
-import {
-  findSqld,
-  freePort,
-  SQLD_MISSING,
-  startSqld,
-  type Sqld,
-} from '@junction/tooling/fixtures/sqld.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
+import { findSqld, SQLD_MISSING, startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
 import { openStore, type Store } from '@junction/store';
 import { runCliAsync, syncedWorkspace, tempConfigHome } from './run-cli.js';
 import { hostNet, startHost, type HostNet, type HostProcess } from './hosts.js';

@@ -1,21 +1,14 @@
 // `junction serve` as a child process on free ports, for tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseEnv } from './run-cli.js';
 import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 
-/** A port nobody listens on right now (127.0.0.1). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
+export { freePort };
 
 export interface ServeProcess {
   child: ChildProcess;

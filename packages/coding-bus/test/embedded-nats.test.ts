@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { connect } from '@nats-io/transport-node';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 import { createNoopLogger, type Logger } from '@junction/telemetry';
 import { EmbeddedNats, findNatsServer } from '../src/index.js';
 import { openCodingBus, type CodingBus } from '../src/nats.js';
@@ -20,14 +21,6 @@ function tempDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'junction-nats-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** A logger that keeps what it was told. */

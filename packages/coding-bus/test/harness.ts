@@ -3,7 +3,6 @@
 // would give a tool provider.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -38,16 +37,7 @@ export function makeOrigin(dir: string): string {
   return origin;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 
 export interface LogLine {
   level: string;

@@ -23,7 +23,7 @@ import {
   startNats,
   type NatsServer,
 } from '@junction/tooling/fixtures/nats.mjs';
-import { freePort } from '@junction/tooling/fixtures/sqld.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 import { openRunBus, shownNatsUrl, type NatsRunBus } from '../src/index.js';
 import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 

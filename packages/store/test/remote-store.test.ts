@@ -1,7 +1,8 @@
 // A store on a libSQL server (sqld, issue 20): auth tokens, clear errors that never show the
 // token, and a store that goes on after the server restarts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { freePort, startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
+import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
+import { startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
 import { openStore, StoreError } from '../src/index.js';
 import { SQLD_AVAILABLE } from './helpers.js';
 
