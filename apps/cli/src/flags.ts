@@ -29,7 +29,7 @@ export const serviceFlags = {
   debug: Flags.boolean({ description: 'log at debug level', default: false }),
   'drain-seconds': Flags.integer({
     description:
-      'on SIGTERM, how long in-flight runs may finish; then a run that has called no tool yet is re-queued, one that has is ended as interrupted',
+      'on SIGTERM, how long in-flight runs may finish; then each is handed over at its next step boundary: re-queued, to be resumed from its journal',
     default: 10,
     min: 0,
     max: 3600,

@@ -3,7 +3,9 @@
 // recording every call it gets (with the idempotency key of its `_meta`), and the fake model
 // over HTTP. The serve process is killed with SIGKILL in the middle of a run — once while the
 // model holds its third turn, once while a tool that is not safe to repeat runs — and started
-// again; the run is recovered as "process lost" and resumed by the new process.
+// again; the run is recovered as "process lost" and resumed by the new process. Across attempts:
+// a graceful stop (SIGTERM) hands the run over, a prompt changed meanwhile does not reach it,
+// runs.max_attempts ends a run that keeps dying, and a follower sees one run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,14 +50,16 @@ afterEach(async () => {
 });
 
 /** A synced workspace whose tool server writes every call it gets to `calls`. */
-async function workspace(): Promise<{ env: NodeJS.ProcessEnv; calls: string }> {
+async function workspace(
+  config = '',
+): Promise<{ env: NodeJS.ProcessEnv; calls: string; root: string }> {
   fake = await startFakeOpenAI();
   const home = tempConfigHome();
   const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: 'sk-durable-runs-key' };
   const init = await runCliAsync(['init'], env);
   if (init.status !== 0) throw new Error(`junction init failed: ${init.stderr}`);
   const root = path.join(home, 'junction');
-  writeAssistantWorkspace(root, { modelUrl: fake.url, prompt: PROMPT });
+  writeAssistantWorkspace(root, { modelUrl: fake.url, prompt: PROMPT, config });
   const calls = path.join(home, 'calls.jsonl');
   writeFileSync(
     path.join(root, 'environments', 'default', 'filesystem.json'),
@@ -67,7 +71,7 @@ async function workspace(): Promise<{ env: NodeJS.ProcessEnv; calls: string }> {
   );
   const sync = await runCliAsync(['sync', 'default'], env);
   if (sync.status !== 0) throw new Error(`junction sync failed: ${sync.stdout} ${sync.stderr}`);
-  return { env, calls };
+  return { env, calls, root };
 }
 
 function callsIn(file: string): Call[] {
@@ -78,8 +82,8 @@ function callsIn(file: string): Call[] {
     .map((line) => JSON.parse(line) as Call);
 }
 
-async function serve(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const started = await startServe(env);
+async function serve(env: NodeJS.ProcessEnv, args: string[] = []): Promise<ServeProcess> {
+  const started = await startServe(env, {}, args);
   serves.push(started);
   await started.ready;
   return started;
@@ -223,5 +227,131 @@ describe('a run whose process is killed (kill -9) mid-run', () => {
     // Not called again, and the model was not asked again.
     expect(callsIn(calls).filter((c) => c.tool === 'slow')).toHaveLength(1);
     expect(fake!.requests).toHaveLength(1);
+  });
+});
+
+describe('a run across attempts', () => {
+  it('is handed over by a graceful stop (SIGTERM) and completes after the restart, never ended error', async () => {
+    const { env, calls } = await workspace();
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'before the stop' } }] },
+      { hang: true },
+      { text: 'done after the hand-over' },
+    ]);
+    const first = await serve(env, ['--drain-seconds', '0']);
+    const id = await submit(first, 'act, then think');
+    await until('the second model turn to be asked', async () =>
+      fake!.requests.length >= 2 ? true : undefined,
+    );
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    expect(first.stdout()).toContain('Stopped (SIGTERM); 1 in-flight run(s) re-queued.');
+
+    const second = await serve(env);
+    const run = await ended(second, id);
+    expect(run).toMatchObject({
+      status: 'completed',
+      final_response: 'done after the hand-over',
+      error: null,
+    });
+    // The turn the stop interrupted was asked again with the same messages; the first was not.
+    expect(fake!.requests).toHaveLength(3);
+    expect(fake!.requests[2]!.body.messages).toEqual(fake!.requests[1]!.body.messages);
+    expect(callsIn(calls).map((c) => c.tool)).toEqual(['echo']);
+    const events = await eventsOf(second, id);
+    expect(events.find((e) => e.type === 'attempt_ended')?.payload).toMatchObject({
+      attempt: 1,
+      reason: 'graceful stop',
+    });
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
+  it('keeps the prompt it started with when the prompt file changed between attempts', async () => {
+    const { env, root } = await workspace();
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] },
+      { hang: true },
+      { text: 'done with the first prompt' },
+    ]);
+    const first = await serve(env);
+    const id = await submit(first, 'act once');
+    await until('the second model turn to be asked', async () =>
+      fake!.requests.length >= 2 ? true : undefined,
+    );
+    await killHard(first);
+    // The agent is changed and synced while the run waits for its next attempt.
+    const promptFile = path.join(root, 'environments', 'default', 'agents', 'assistant.prompt');
+    writeFileSync(promptFile, PROMPT.replace('You act.', 'You are a different agent now.'));
+    const sync = await runCliAsync(['sync', 'default'], env);
+    expect(sync.status).toBe(0);
+
+    const second = await serve(env);
+    expect(await ended(second, id)).toMatchObject({ status: 'completed' });
+    const systemOf = (i: number): unknown =>
+      (fake!.requests[i]!.body.messages as Array<{ role: string; content: unknown }>).find(
+        (m) => m.role === 'system',
+      )?.content;
+    expect(systemOf(0)).toContain('You act.');
+    // The resumed turn: the pinned prompt, the same conversation.
+    expect(fake!.requests[2]!.body.messages).toEqual(fake!.requests[1]!.body.messages);
+    expect(systemOf(2)).toContain('You act.');
+    // A new run takes the new prompt.
+    fake!.script([{ text: 'new prompt' }]);
+    const next = await submit(second, 'again');
+    expect(await ended(second, next)).toMatchObject({ status: 'completed' });
+    expect(systemOf(3)).toContain('You are a different agent now.');
+  });
+
+  it('ends a run that keeps dying once it used runs.max_attempts, naming its attempts', async () => {
+    const { env } = await workspace('runs:\n  max_attempts: 2\n');
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] },
+      { hang: true },
+      { hang: true },
+    ]);
+    let server = await serve(env);
+    const id = await submit(server, 'die twice');
+    for (const asked of [2, 3]) {
+      await until(`model request ${asked}`, async () =>
+        fake!.requests.length >= asked ? true : undefined,
+      );
+      await killHard(server);
+      server = await serve(env);
+    }
+    const run = await ended(server, id);
+    expect(run.status).toBe('error');
+    expect(run.error).toContain('it used all 2 of its attempts (runs.max_attempts is 2');
+    expect(fake!.requests).toHaveLength(3);
+  });
+
+  it('is followed by `logs --run -f` as one run: each event once, a resumed event between attempts', async () => {
+    const { env } = await workspace();
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] },
+      { hang: true },
+      { text: 'followed to the end' },
+    ]);
+    const first = await serve(env);
+    const id = await submit(first, 'be followed');
+    const follower = runCliAsync(['logs', '--run', String(id), '-f', '--json'], env);
+    await until('the second model turn to be asked', async () =>
+      fake!.requests.length >= 2 ? true : undefined,
+    );
+    await killHard(first);
+    const second = await serve(env);
+    expect(await ended(second, id)).toMatchObject({ status: 'completed' });
+    const followed = await follower;
+    expect(followed.status).toBe(0);
+    // Followed, --json prints one event per line as it comes.
+    const seen = followed.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { type: string; payload: unknown });
+    const stored = await eventsOf(second, id);
+    // Every stored event once, in order, across the two attempts.
+    expect(seen.map((e) => [e.type, e.payload])).toEqual(stored.map((e) => [e.type, e.payload]));
+    const types = seen.map((e) => e.type);
+    expect(types.indexOf('attempt_ended')).toBeLessThan(types.indexOf('resumed'));
+    expect(types.filter((t) => t === 'model_turn')).toHaveLength(2);
   });
 });
