@@ -56,10 +56,19 @@ interface RawStatement {
 const MAX_STATEMENTS = 256;
 
 /**
- * Statements never kept: transaction control and PRAGMAs are cheap and stateful; schema
- * changes also drop every kept statement (their column lists may change).
+ * Statements never kept (but a batch's own BEGIN and COMMIT, `KEPT_CONTROL`): PRAGMAs and
+ * savepoints are stateful; schema changes also drop every kept statement (their column lists
+ * may change).
  */
 const NOT_KEPT = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|CREATE|ALTER|DROP)\b/i;
+/** The transaction control of batches, which every batch runs: kept (preparing them cost more than running them). */
+const KEPT_CONTROL = new Set([
+  'BEGIN IMMEDIATE',
+  'BEGIN DEFERRED',
+  'BEGIN TRANSACTION READONLY',
+  'COMMIT',
+  'ROLLBACK',
+]);
 const SCHEMA_CHANGE = /^\s*(CREATE|ALTER|DROP)\b/i;
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
@@ -467,7 +476,7 @@ export class LocalClient implements Client {
       rowProto: rowPrototype(columns.length),
       shape,
     };
-    if (NOT_KEPT.test(sql)) {
+    if (NOT_KEPT.test(sql) && !KEPT_CONTROL.has(sql)) {
       if (SCHEMA_CHANGE.test(sql)) this.#forget();
     } else {
       if (kept === undefined && this.#statements.size >= MAX_STATEMENTS) this.#statements.clear();

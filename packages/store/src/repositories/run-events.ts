@@ -3,15 +3,10 @@ import type { RunEvent } from '../rows.js';
 import { runEvents, type PinnedStart } from '../schema.js';
 import { progressFields, type RunProgress } from './runs.js';
 import { eventsIfChanged, eventsIfHeld, eventsItem } from './insert-events.js';
-import {
-  runDirectSelect,
-  runWriteBatch,
-  runWriteItem,
-  type BatchItem,
-  type DirectSelect,
-} from '../direct-select.js';
+import { runDirectSelect, type BatchItem, type DirectSelect } from '../direct-select.js';
 import type { StoreContext } from '../store-context.js';
 import { isStoreError, notFound } from '../store-error.js';
+import { GroupCommit } from '../group-commit.js';
 import { resolvePage, type Page } from '../paging.js';
 
 /** One thing that happened in a run: a model turn, a tool call, a log line. */
@@ -85,9 +80,11 @@ export interface RunEventFilter extends Page {
 /** Run events, numbered 1, 2, 3 … per run. */
 export class RunEventsRepository {
   readonly #ctx: StoreContext;
+  readonly #group: GroupCommit;
 
   constructor(ctx: StoreContext) {
     this.#ctx = ctx;
+    this.#group = new GroupCommit(ctx, 'record run events');
   }
 
   /** Appends an event with the run's next seq; NOT_FOUND if the run does not exist. */
@@ -119,7 +116,8 @@ export class RunEventsRepository {
 
   /**
    * Appends events and updates the run's counters in one batch: the hot path of a running
-   * agent, one write instead of one per event.
+   * agent, one write instead of one per event. Writes of several runs asked for in the same
+   * turn of the event loop share one transaction (one commit), each answering for itself.
    */
   async record(
     runId: number,
@@ -129,59 +127,56 @@ export class RunEventsRepository {
   ): Promise<boolean> {
     const now = this.#ctx.now();
     const fields = progress ? progressFields(progress) : {};
-    if (!fence && events.length === 0 && Object.keys(fields).length === 0) return true;
-    try {
-      return await this.#ctx.write('record run events', async (db) => {
-        // One transaction, statements prepared once: the step boundary of every run that acts.
-        // A fence marks the run (and pins it) the first time; after that only the insert is
-        // conditional on the claim, and a fence with nothing to write is a read.
-        if (fence && !fence.pinned && events.length === 0 && Object.keys(fields).length === 0) {
-          return (
-            (await runDirectSelect(this.#ctx.rows, HELD, { id: runId, workerId: fence.workerId }))
-              .length > 0
-          );
-        }
-        const items: BatchItem[] = [];
-        if (fence?.pinned) {
-          // The run is about to act (a tool call): marked so, and written only while held.
-          items.push({
-            select: FENCE,
-            values: {
-              id: runId,
-              workerId: fence.workerId,
-              now: now.getTime(),
-              pinned: fence.pinned ? JSON.stringify(fence.pinned) : null,
-            },
-          });
-        }
-        if (events.length > 0) {
-          items.push(
-            fence?.pinned
-              ? eventsIfChanged(runId, events, now)
-              : fence
-                ? eventsIfHeld(runId, fence.workerId, events, now)
-                : eventsItem(runId, events, now),
-          );
-        }
-        if (Object.keys(fields).length > 0) {
-          items.push({
-            select: PROGRESS,
-            values: {
-              id: runId,
-              workerId: fence?.workerId ?? null,
-              stepsTaken: progress?.stepsTaken ?? null,
-              inputTokens: progress?.inputTokens ?? null,
-              outputTokens: progress?.outputTokens ?? null,
-              model: progress?.model ?? null,
-              traceId: progress?.traceId ?? null,
-            },
-          });
-        }
-        // One statement commits on its own (no BEGIN … COMMIT around it): a step's journal.
-        const results =
-          items.length === 1 ? [await runWriteItem(db, items[0]!)] : await runWriteBatch(db, items);
-        return !fence || (results[0]?.rowsAffected ?? 0) > 0;
+    const counters = Object.keys(fields).length > 0;
+    if (!fence && events.length === 0 && !counters) return true;
+    if (fence && !fence.pinned && events.length === 0 && !counters) {
+      // A fence with nothing to write is a read: is the run still held?
+      return this.#ctx.read(
+        'record run events',
+        async () =>
+          (await runDirectSelect(this.#ctx.rows, HELD, { id: runId, workerId: fence.workerId }))
+            .length > 0,
+      );
+    }
+    const items: BatchItem[] = [];
+    if (fence?.pinned) {
+      // The run is about to act (a tool call): marked so, and written only while held.
+      items.push({
+        select: FENCE,
+        values: {
+          id: runId,
+          workerId: fence.workerId,
+          now: now.getTime(),
+          pinned: JSON.stringify(fence.pinned),
+        },
       });
+    }
+    if (events.length > 0) {
+      items.push(
+        fence?.pinned
+          ? eventsIfChanged(runId, events, now)
+          : fence
+            ? eventsIfHeld(runId, fence.workerId, events, now)
+            : eventsItem(runId, events, now),
+      );
+    }
+    if (counters) {
+      items.push({
+        select: PROGRESS,
+        values: {
+          id: runId,
+          workerId: fence?.workerId ?? null,
+          stepsTaken: progress?.stepsTaken ?? null,
+          inputTokens: progress?.inputTokens ?? null,
+          outputTokens: progress?.outputTokens ?? null,
+          model: progress?.model ?? null,
+          traceId: progress?.traceId ?? null,
+        },
+      });
+    }
+    try {
+      const [first] = await this.#group.add(items);
+      return !fence || (first?.rowsAffected ?? 0) > 0;
     } catch (err) {
       if (isStoreError(err, 'INVALID_REFERENCE'))
         throw notFound('run', runId, 'Check the id with `junction runs list`.');
