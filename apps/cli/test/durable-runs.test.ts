@@ -52,6 +52,7 @@ afterEach(async () => {
 /** A synced workspace whose tool server writes every call it gets to `calls`. */
 async function workspace(
   config = '',
+  agents: { prompt?: string; others?: Record<string, string> } = {},
 ): Promise<{ env: NodeJS.ProcessEnv; calls: string; root: string }> {
   fake = await startFakeOpenAI();
   const home = tempConfigHome();
@@ -59,7 +60,10 @@ async function workspace(
   const init = await runCliAsync(['init'], env);
   if (init.status !== 0) throw new Error(`junction init failed: ${init.stderr}`);
   const root = path.join(home, 'junction');
-  writeAssistantWorkspace(root, { modelUrl: fake.url, prompt: PROMPT, config });
+  writeAssistantWorkspace(root, { modelUrl: fake.url, prompt: agents.prompt ?? PROMPT, config });
+  for (const [name, text] of Object.entries(agents.others ?? {})) {
+    writeFileSync(path.join(root, 'environments', 'default', 'agents', `${name}.prompt`), text);
+  }
   const calls = path.join(home, 'calls.jsonl');
   writeFileSync(
     path.join(root, 'environments', 'default', 'filesystem.json'),
@@ -353,5 +357,49 @@ describe('a run across attempts', () => {
     const types = seen.map((e) => e.type);
     expect(types.indexOf('attempt_ended')).toBeLessThan(types.indexOf('resumed'));
     expect(types.filter((t) => t === 'model_turn')).toHaveLength(2);
+  });
+
+  it("resumes a sub-agent's run on its own; the resumed parent gets its result once, from that one run", async () => {
+    const helper =
+      '---\ndescription: Helps\nmax_steps: 3\n---\n{{role "system"}}\nYou help.\n{{role "user"}}\n{{userInput}}\n';
+    const parent =
+      '---\nagents: [helper]\nmax_steps: 4\n---\n{{role "system"}}\nYou delegate.\n{{role "user"}}\n{{userInput}}\n';
+    const { env } = await workspace('', { prompt: parent, others: { helper } });
+    fake!.script([
+      { toolCalls: [{ name: 'agent_helper', arguments: { task: 'find the answer' } }] },
+      { hang: true },
+      { text: 'the answer is 42' },
+      { text: 'the helper says 42' },
+    ]);
+    const first = await serve(env);
+    const id = await submit(first, 'ask the helper');
+    await until("the helper's model turn to be asked", async () =>
+      fake!.requests.length >= 2 ? true : undefined,
+    );
+    await killHard(first);
+
+    const second = await serve(env);
+    const run = await ended(second, id);
+    expect(run).toMatchObject({ status: 'completed', final_response: 'the helper says 42' });
+    // One run of the helper, resumed (not a second one), and each turn asked once more only
+    // where it never finished (the helper's).
+    const listed = await runCliAsync(['runs', 'list', '--json'], env);
+    const children = (
+      JSON.parse(listed.stdout) as Array<{
+        run_id: number;
+        parent_run_id: number | null;
+        status: string;
+      }>
+    ).filter((r) => r.parent_run_id === id);
+    expect(children).toHaveLength(1);
+    expect(children[0]!.status).toBe('completed');
+    expect(fake!.requests).toHaveLength(4);
+    const childEvents = await eventsOf(second, children[0]!.run_id);
+    expect(childEvents.find((e) => e.type === 'resumed')?.payload).toMatchObject({ attempt: 2 });
+    // The parent was given the helper's answer, and its own first turn was not asked again.
+    expect(JSON.stringify(fake!.requests[3]!.body.messages)).toContain('the answer is 42');
+    const parentEvents = await eventsOf(second, id);
+    expect(parentEvents.filter((e) => e.type === 'model_turn')).toHaveLength(2);
+    expect(parentEvents.filter((e) => e.type === 'sub_agent')).toHaveLength(1);
   });
 });

@@ -15,7 +15,6 @@ const queue = (task = 't') => store.runs.create({ agentName: 'a', task, source: 
 /** How the tests recover runs of dead workers (see RecoveryPolicy). */
 const policy = {
   maxAttempts: 2,
-  subAgentReason: 'interrupted: its parent resumes',
   exhausted: 'interrupted {attempts} times; not resumed again',
 };
 
@@ -115,7 +114,7 @@ describe('claiming, requeueing and failing runs by lease', () => {
     ]);
   });
 
-  it("never requeues a sub-agent's run: it belongs to its parent's attempt", async () => {
+  it("requeues a sub-agent's run like any run: it resumes on its own, its parent waits for it", async () => {
     const parent = await queue('parent');
     const child = await store.runs.create({
       agentName: 'a',
@@ -124,13 +123,12 @@ describe('claiming, requeueing and failing runs by lease', () => {
       parentRunId: parent.id,
     });
     await store.runs.claim(child.id, 'w1', 1_000);
-    expect(await store.runs.requeue(child.id, 'w1')).toBe(false);
     clock = new Date(clock.getTime() + 5_000);
     const recovered = await store.runs.recoverExpired(policy);
-    expect(recovered.failed.map((r) => [r.id, r.error])).toEqual([
-      [child.id, 'interrupted: its parent resumes'],
+    expect(recovered.failed).toEqual([]);
+    expect(recovered.requeued.map((r) => [r.id, r.status, r.parentRunId])).toEqual([
+      [child.id, 'queued', parent.id],
     ]);
-    expect(recovered.requeued).toEqual([]);
   });
 
   it('writes the journal only while the worker holds the run, pinning what it started with once', async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { runDurationMs, type Store } from '../src/index.js';
 import { manualClock, openTestStore, STORE_KINDS, type StoreKind } from './helpers.js';
 
-const POLICY = { maxAttempts: 3, subAgentReason: 'gone', exhausted: 'gone {attempts} times' };
+const POLICY = { maxAttempts: 3, exhausted: 'gone {attempts} times' };
 
 describe.each(STORE_KINDS)('runs and run events on %s', (kind: StoreKind) => {
   let store: Store;

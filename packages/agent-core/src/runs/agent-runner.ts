@@ -15,7 +15,7 @@ import {
 } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePrompt, renderPrompt, type AgentDefinition } from '@junction/config-templates';
-import type { Agent, Run, Store } from '@junction/store';
+import type { Agent, Run, Store, ToolAnnotations } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
@@ -55,9 +55,13 @@ import {
   type TurnAnswer,
 } from './run-journal.js';
 import { RunRecorder } from './run-recorder.js';
+import { runNotFound, submitRun } from './submit-run.js';
+import { isFinal } from './run-workers.js';
+import { createModelCheck, type ModelCheck } from '../models/model-check.js';
 import { exportedTask, withRunSecrets } from './task-redaction.js';
 import {
   buildRunTools,
+  subAgentToolName,
   loadToolWiring,
   type LocalTool,
   type ToolCallRecord,
@@ -157,6 +161,23 @@ export class LeaseLost extends Error {
 
 const MAX_DEPTH = 5;
 
+/** How often a resumed parent looks at a sub-agent's run that another worker executes. */
+const CHILD_POLL_MS = 250;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** A prompt file as a run reads it: its text (what a run pins) and its definition. */
 interface PromptFile {
   source: string;
@@ -226,6 +247,8 @@ export class AgentRunner {
   readonly #wiring = new Map<number, { key: string; wiring: Promise<ToolWiring> }>();
   /** How to stop each run executing here (sub-agents' too), by run id. */
   readonly #stops = new Map<number, AbortController>();
+  /** The run door's model check, for sub-agents' runs (made on first use). */
+  #checkModel: ModelCheck | undefined;
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
@@ -322,7 +345,16 @@ export class AgentRunner {
 
   /** Runs a claimed (`running`) run to its end and returns the finished record. */
   async execute(run: Run, options: ExecuteOptions): Promise<Run> {
-    return this.#execute(run, options, 0);
+    return this.#execute(run, options, await this.#depthOf(run));
+  }
+
+  /** How deep a run is nested: 0 for a run of its own, 1 for a sub-agent's run of it, … */
+  async #depthOf(run: Run): Promise<number> {
+    let depth = 0;
+    for (let parent = run.parentRunId; parent !== null && depth <= MAX_DEPTH; depth++) {
+      parent = (await this.#deps.store.runs.get(parent))?.parentRunId ?? null;
+    }
+    return depth;
   }
 
   /**
@@ -453,6 +485,57 @@ export class AgentRunner {
     } finally {
       clearInterval(renew);
       this.#stops.delete(run.id);
+    }
+  }
+
+  /**
+   * A sub-agent's run, through the run door, keyed by the parent's call (its idempotency key):
+   * written claimed by this worker and executed here. A resumed parent that asks for the same
+   * call again gets the run an earlier attempt started — its result once it has ended (waiting
+   * for it while another worker executes it, or executing it here when it waits in the queue) —
+   * never a second run.
+   */
+  async #subAgentRun(
+    parent: Run,
+    child: { sub: Agent; task: string; variables: Record<string, string>; key: string | undefined },
+    options: ExecuteOptions & { signal: AbortSignal },
+    depth: number,
+    storedOnce: <T>(call: () => Promise<T>) => Promise<T>,
+  ): Promise<Run> {
+    const { store } = this.#deps;
+    const leaseMs = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
+    const checkModel = (this.#checkModel ??= createModelCheck(
+      this.#deps.modelSettings,
+      this.#deps.env ?? process.env,
+    ));
+    const submitted = await storedOnce(() =>
+      submitRun(
+        { store, checkModel },
+        {
+          agent_id: child.sub.id,
+          task: child.task,
+          variables: child.variables,
+          source: parent.source,
+          parent_run_id: parent.id,
+          ...(child.key !== undefined ? { idempotency_key: child.key } : {}),
+        },
+        { claimedBy: { workerId: options.workerId, leaseMs } },
+      ),
+    );
+    // A graceful stop lets the sub-agent's run finish, as any tool call under way.
+    const here = (claimed: Run): Promise<Run> =>
+      this.#execute(claimed, { ...options, signal: unlessInterrupted(options.signal) }, depth + 1);
+    if (!submitted.replayed) return here(submitted.run);
+    for (let current: Run | undefined = submitted.run; ; ) {
+      if (!current) throw runNotFound(submitted.run.id);
+      if (isFinal(current)) return current;
+      if (current.status === 'queued') {
+        const claimed = await store.runs.claim(current.id, options.workerId, leaseMs);
+        if (claimed) return here(claimed);
+      }
+      await pause(options.signal, CHILD_POLL_MS);
+      if (options.signal.aborted) throw options.signal.reason;
+      current = await store.runs.get(current.id);
     }
   }
 
@@ -600,7 +683,14 @@ export class AgentRunner {
       setMaxListeners(1000, signal);
 
       // The tools' annotations, by name, for the resume policy of a call.
-      const annotations = new Map(wiring.mcp.map(({ tool }) => [tool.name, tool.annotations]));
+      // A sub-agent's call is idempotent: its run is written under the call's key, so calling
+      // it again finds that run (and its result) instead of starting another.
+      const annotations = new Map<string, ToolAnnotations | null>([
+        ...wiring.mcp.map(({ tool }) => [tool.name, tool.annotations] as const),
+        ...wiring.subAgents.map(
+          (sub) => [subAgentToolName(sub.name), { idempotentHint: true }] as const,
+        ),
+      ]);
       const agentAction = def.frontMatter.on_unknown_outcome as UnknownOutcomeAction | undefined;
       const policies = new Map<string, ToolResumePolicy>();
       const attempt = new AttemptJournal({
@@ -728,28 +818,13 @@ export class AgentRunner {
           });
           emit({ type: 'tool_call', runId: run.id, call });
         },
-        runSubAgent: async (sub, task, variables) => {
-          // Created already claimed by this worker: no other worker can take it in between.
-          const child = await storedOnce(() =>
-            store.runs.create({
-              agentId: sub.id,
-              agentName: sub.name,
-              environmentId: sub.environmentId,
-              task,
-              variables,
-              source: run.source,
-              parentRunId: run.id,
-              claimedBy: {
-                workerId: options.workerId,
-                leaseMs: this.#deps.leaseMs ?? DEFAULT_LEASE_MS,
-              },
-            }),
-          );
-          // A graceful stop lets the sub-agent's run finish, as any tool call under way.
-          const finished = await this.#execute(
-            child,
-            { ...options, signal: unlessInterrupted(signal) },
-            depth + 1,
+        runSubAgent: async (sub, task, variables, key) => {
+          const finished = await this.#subAgentRun(
+            run,
+            { sub, task, variables, key },
+            { ...options, signal },
+            depth,
+            storedOnce,
           );
           recorder.record([
             {
@@ -823,9 +898,9 @@ export class AgentRunner {
       const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
       // A tool call's store write failed: that is why the run stops, not the abort it caused.
       const failure: unknown = storeFailed.signal.aborted ? storeFailed.signal.reason : err;
-      // A sub-agent run is never re-queued on its own: its parent is, and will start a new one.
-      const interrupted =
-        depth === 0 && status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
+      // Handed over by a graceful stop. A sub-agent's run its parent executes never is (its
+      // signal lets the run finish); one a worker took from the queue is, like any run.
+      const interrupted = status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
       // Only this run's own lease: a parent's lost lease cancels its child like any cancel.
       if (
         status === 'cancelled' &&

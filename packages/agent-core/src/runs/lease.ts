@@ -9,14 +9,11 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 /**
  * The rule for runs whose process stopped under them (a crash, a lost lease): each goes back to
  * the queue and is resumed from its journal, until it has used `maxAttempts` attempts. A
- * sub-agent's run is not resumed on its own: its parent's resumed attempt decides about the
- * call that started it.
+ * sub-agent's run too: it resumes on its own, and its parent's resumed attempt waits for it.
  */
 export function recoveryPolicy(maxAttempts: number = DEFAULT_MAX_ATTEMPTS): RecoveryPolicy {
   return {
     maxAttempts,
-    subAgentReason:
-      "interrupted: the process running it stopped (or its lease ran out) before it finished. A sub-agent's run is not resumed on its own: the parent's call that started it ends with this error, or, when the parent was interrupted too, is decided by the rule for tool calls whose outcome is unknown (docs/runs.md).",
     exhausted: `interrupted: it used all {attempts} of its attempts (runs.max_attempts is ${maxAttempts}; each ended with its process stopped, its lease lost or a graceful hand-over) without finishing, so it was not resumed again. \`junction runs inspect\` shows its attempts; run it again once the cause is fixed.`,
   };
 }

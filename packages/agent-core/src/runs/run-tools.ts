@@ -92,10 +92,12 @@ export interface RunToolsInput {
    */
   onToolStart?: (call: AskedCall) => Promise<void> | void;
   /** Runs a sub-agent as a child run and returns its final answer. */
+  /** `key`: the call's idempotency key, which the sub-agent's run is written under. */
   runSubAgent: (
     subAgent: Agent,
     task: string,
     variables: Record<string, string>,
+    key: string | undefined,
   ) => Promise<SubAgentOutcome>;
   /** Tools given by the process rather than an MCP server (see LocalTool). */
   localTools?: readonly LocalTool[];
@@ -366,14 +368,14 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
             };
           }
           const { task, variables } = checked.data;
-          await input.onToolStart?.({
-            id: toolCallId,
-            step: input.currentStep(),
-            tool: name,
-            server: 'junction',
-            args,
-          });
-          const outcome = await input.runSubAgent(sub, task, variables ?? {});
+          const step = input.currentStep();
+          await input.onToolStart?.({ id: toolCallId, step, tool: name, server: 'junction', args });
+          const outcome = await input.runSubAgent(
+            sub,
+            task,
+            variables ?? {},
+            input.idempotencyKey?.(step, toolCallId),
+          );
           if (outcome.run.status !== 'completed') {
             return {
               text: `Sub-agent run ${outcome.run.id} ended ${outcome.run.status}: ${outcome.run.error ?? ''}`,

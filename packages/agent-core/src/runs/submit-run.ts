@@ -40,6 +40,15 @@ export interface SubmitRunDeps {
   now?: () => Date;
 }
 
+/** How a run is written beyond its request. */
+export interface SubmitOptions {
+  /**
+   * Written already claimed by this worker, which executes it itself (a sub-agent's run, by its
+   * parent's worker): no other worker can take it, and no slot of `dispatch` is needed.
+   */
+  claimedBy?: { workerId: string; leaseMs: number };
+}
+
 /** What `submitRun` answers. */
 export interface SubmittedRun {
   /** The run as written (`queued`, or `running` when a worker here took it at once). */
@@ -96,6 +105,7 @@ async function liveRunOf(store: Store, key: string, now: Date): Promise<Run | un
 export async function submitRun(
   deps: SubmitRunDeps,
   input: RunRequestInput,
+  options: SubmitOptions = {},
 ): Promise<SubmittedRun> {
   const request = parseRunRequest(input);
   const { store } = deps;
@@ -116,7 +126,8 @@ export async function submitRun(
   }
   // Twice at most: a key held by a run past its window is freed, then written again.
   for (let attempt = 0; ; attempt++) {
-    const reservation = deps.dispatch?.reserve();
+    const reservation = options.claimedBy ? undefined : deps.dispatch?.reserve();
+    const claim = options.claimedBy ?? reservation?.claim;
     let run: Run;
     try {
       run = await store.runs.create({
@@ -134,7 +145,7 @@ export async function submitRun(
         ...(request.timeout_seconds !== undefined
           ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
           : {}),
-        ...(reservation ? { claimedBy: reservation.claim } : {}),
+        ...(claim ? { claimedBy: claim } : {}),
       });
     } catch (err) {
       reservation?.release();
@@ -146,7 +157,7 @@ export async function submitRun(
       continue;
     }
     if (reservation) run = await reservation.take(run);
-    else deps.dispatch?.queued(run);
+    else if (!options.claimedBy) deps.dispatch?.queued(run);
     return { run, agent, replayed: false, request };
   }
 }

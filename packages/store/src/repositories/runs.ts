@@ -65,13 +65,12 @@ export interface RecoveredRuns {
 
 /**
  * How runs of a worker that is gone are recovered: each goes back to the queue to be resumed
- * from its journal, except a sub-agent's run (its parent's attempt owns it: ended with
- * `subAgentReason`) and a run that has used `maxAttempts` attempts (ended with `exhausted`,
- * in which `{attempts}` is replaced by its number of attempts).
+ * from its journal (a sub-agent's run too: its resumed parent waits for it), except a run that
+ * has used `maxAttempts` attempts (ended with `exhausted`, in which `{attempts}` is replaced by
+ * its number of attempts).
  */
 export interface RecoveryPolicy {
   maxAttempts: number;
-  subAgentReason: string;
   exhausted: string;
 }
 
@@ -818,12 +817,8 @@ function claimRun(db: LibSQLDatabase) {
     .prepare();
 }
 
-/**
- * A run that may go back to the queue, to be resumed from its journal: it is not a sub-agent's
- * run (that one belongs to its parent's attempt, which ends with it), and nobody asked it to
- * stop.
- */
-const REQUEUABLE = and(isNull(runs.parentRunId), isNull(runs.cancelRequestedAt)) as SQL;
+/** A run that may go back to the queue, to be resumed from its journal: nobody asked it to stop. */
+const REQUEUABLE = isNull(runs.cancelRequestedAt);
 
 /** The attempt of a run that is ending without ending its run. */
 interface EndingAttempt {
@@ -904,12 +899,7 @@ async function recoverWhere(
     })
     .where(and(where, REQUEUABLE))
     .returning();
-  const subAgents = await db
-    .update(runs)
-    .set({ status: 'error', error: policy.subAgentReason, completedAt: now, leaseExpiresAt: null })
-    .where(where)
-    .returning();
-  return { requeued, failed: [...cancelled, ...exhausted, ...subAgents] };
+  return { requeued, failed: [...cancelled, ...exhausted] };
 }
 
 /** The end of a run asked to stop whose worker is gone. */
