@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setMaxListeners } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   generateText,
   jsonSchema,
@@ -163,20 +164,6 @@ const MAX_DEPTH = 5;
 
 /** How often a resumed parent looks at a sub-agent's run that another worker executes. */
 const CHILD_POLL_MS = 250;
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(signal: AbortSignal, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** A prompt file as a run reads it: its text (what a run pins) and its definition. */
 interface PromptFile {
@@ -533,7 +520,7 @@ export class AgentRunner {
         const claimed = await store.runs.claim(current.id, options.workerId, leaseMs);
         if (claimed) return here(claimed);
       }
-      await pause(options.signal, CHILD_POLL_MS);
+      await delay(CHILD_POLL_MS, undefined, { signal: options.signal }).catch(() => undefined);
       if (options.signal.aborted) throw options.signal.reason;
       current = await store.runs.get(current.id);
     }
