@@ -2,7 +2,7 @@
 // started it — is sent to the platform once with its steps, tool calls and tokens (unary
 // SendRun). The last run reported is kept in the store, so a restart or an outage resumes where
 // reporting stopped instead of losing or repeating reports.
-import { exportedTask, storedIdempotencyKey } from '@junction/agent-core/runs';
+import { exportedTask } from '@junction/agent-core/runs';
 import type { Run, RunEvent, Store } from '@junction/store';
 import type { Logger, Redactor } from '@junction/telemetry';
 import { z } from 'zod';
@@ -98,13 +98,9 @@ function reportStatus(run: Run): LighthouseRunStatus {
   }
 }
 
-/** The platform's run id of a run it asked for (its idempotency key), else Junction's run id. */
+/** The platform's run id of a run it asked for (its origin), else Junction's run id. */
 function reportedRunId(run: Run): string {
-  const prefix = storedIdempotencyKey('management', '');
-  if (run.source === 'management' && run.idempotencyKey?.startsWith(prefix)) {
-    return run.idempotencyKey.slice(prefix.length);
-  }
-  return String(run.id);
+  return run.originPlatformRunId ?? String(run.id);
 }
 
 /**

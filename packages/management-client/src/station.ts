@@ -182,16 +182,19 @@ export function createStation(options: StationOptions): StationService {
         );
     let submitted;
     try {
-      submitted = await runs.submit({
-        agent_id: agent.id,
-        task: String(req.task ?? ''),
-        variables,
-        source: 'management',
-        ...(platformRunId !== '' ? { idempotency_key: platformRunId } : {}),
-        ...(req.timeout_seconds && req.timeout_seconds > 0
-          ? { timeout_seconds: req.timeout_seconds }
-          : {}),
-      });
+      submitted = await runs.submit(
+        {
+          agent_id: agent.id,
+          task: String(req.task ?? ''),
+          variables,
+          source: 'management',
+          ...(platformRunId !== '' ? { idempotency_key: platformRunId } : {}),
+          ...(req.timeout_seconds && req.timeout_seconds > 0
+            ? { timeout_seconds: req.timeout_seconds }
+            : {}),
+        },
+        platformRunId !== '' ? { origin: { platformRunId } } : {},
+      );
     } catch (err) {
       const message = redactor.text(err instanceof Error ? err.message : String(err));
       audit('error', { agent: agent.name, platform_run_id: platformRunId, error: message });

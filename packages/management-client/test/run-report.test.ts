@@ -60,7 +60,13 @@ async function finishedRun(task: string, ok = true, extra: { idempotencyKey?: st
     agentName: agent.name,
     task,
     source: extra.idempotencyKey ? 'management' : 'api',
-    ...(extra.idempotencyKey ? { idempotencyKey: extra.idempotencyKey } : {}),
+    // As the station writes a run the platform asked for: keyed, and its origin the platform's run.
+    ...(extra.idempotencyKey
+      ? {
+          idempotencyKey: extra.idempotencyKey,
+          origin: { platformRunId: extra.idempotencyKey.replace(/^management:/, '') },
+        }
+      : {}),
   });
   await h.store.runs.claim(run.id, 'w1', 60_000);
   const finalEvents = {

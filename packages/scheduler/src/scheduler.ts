@@ -325,17 +325,20 @@ export class Scheduler {
     if (schedule.kind === 'agent') {
       if (schedule.agentId === null) throw new Error('its agent no longer exists');
       const agent = await this.#o.store.agents.get(schedule.agentId);
-      const { run, replayed } = await this.#o.runs.submit({
-        agent_id: schedule.agentId,
-        task: schedule.task ?? defaultScheduledTask(agent?.description),
-        variables: {
-          cron_schedule: schedule.cron,
-          scheduled_at: due.toISOString(),
-          ...schedule.variables,
+      const { run, replayed } = await this.#o.runs.submit(
+        {
+          agent_id: schedule.agentId,
+          task: schedule.task ?? defaultScheduledTask(agent?.description),
+          variables: {
+            cron_schedule: schedule.cron,
+            scheduled_at: due.toISOString(),
+            ...schedule.variables,
+          },
+          source: 'cron_scheduler',
+          idempotency_key: key,
         },
-        source: 'cron_scheduler',
-        idempotency_key: key,
-      });
+        { origin: { scheduleId: schedule.id } },
+      );
       return { id: run.id, replayed };
     }
     if (!this.#o.startWorkflow) {

@@ -93,6 +93,7 @@ export { runDurationMs } from './repositories/runs.js';
 export type {
   RunsRepository,
   RunCreateInput,
+  RunOrigin,
   RecoveredRuns,
   RecoveryPolicy,
   AttemptEnd,

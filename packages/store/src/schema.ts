@@ -292,9 +292,19 @@ export const runs = sqliteTable(
     // When someone asked a running run to stop: its worker sees it at its next look (about a
     // second) and ends the run `cancelled` once the tool call in flight returns.
     cancelRequestedAt: ts('cancel_requested_at'),
+    // What started it, beyond its source and parent: a workflow run's step, a schedule's fire,
+    // the management platform's run. Data to query by, never read back out of the idempotency key.
+    originWorkflowRunId: integer('origin_workflow_run_id'),
+    originWorkflowStep: text('origin_workflow_step'),
+    originScheduleId: integer('origin_schedule_id'),
+    originPlatformRunId: text('origin_platform_run_id'),
   },
   (t) => [
     index('runs_status_queued_idx').on(t.status, t.queuedAt),
+    // Only runs a workflow run started are in it: its cancel finds them.
+    index('runs_origin_workflow_run_idx')
+      .on(t.originWorkflowRunId)
+      .where(sql`${t.originWorkflowRunId} IS NOT NULL`),
     // Only runs asked to stop are in it: a worker's look at its own costs nothing.
     index('runs_cancel_requested_idx')
       .on(t.workerId)

@@ -268,18 +268,28 @@ describe('asking a run to stop (issue 16: cancel a run from anywhere)', () => {
     expect(outcome?.run.error).toMatch(/cancelled/);
   });
 
-  it("finds the active runs of a key prefix only (a workflow run's agent runs)", async () => {
-    const keyed = (key: string) =>
-      store.runs.create({ agentName: 'a', task: key, source: 'workflow', idempotencyKey: key });
-    const mine = await keyed('workflow:wf-1-first#1-1');
-    const mineToo = await keyed('workflow:wf-1-second#1-1');
-    const ended = await keyed('workflow:wf-1-third#1-1');
+  it('finds the active runs a workflow run started, by their origin, only', async () => {
+    const of = (workflowRunId: number, task: string) =>
+      store.runs.create({
+        agentName: 'a',
+        task,
+        source: 'workflow',
+        origin: { workflowRunId, workflowStep: task },
+      });
+    const mine = await of(1, 'first');
+    const mineToo = await of(1, 'second');
+    const ended = await of(1, 'third');
     await store.runs.requestCancel(ended.id, 'gone');
-    await keyed('workflow:wf-10-first#1-1');
-    await keyed('api:wf-1-first#1-1');
-    await queue('no key');
-    expect((await store.runs.activeIdsByKeyPrefix('workflow:wf-1-')).sort()).toEqual(
+    await of(10, 'first');
+    await queue('no origin');
+    expect((await store.runs.activeIdsOfWorkflowRun(1)).sort()).toEqual(
       [mine.id, mineToo.id].sort(),
     );
+    expect(await store.runs.get(mine.id)).toMatchObject({
+      originWorkflowRunId: 1,
+      originWorkflowStep: 'first',
+      originScheduleId: null,
+      originPlatformRunId: null,
+    });
   });
 });

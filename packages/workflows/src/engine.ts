@@ -653,7 +653,9 @@ export class Advance {
       if (traceParent !== undefined) request.trace_parent = traceParent;
       if (state.timeoutMs !== undefined)
         request.timeout_seconds = Math.max(1, Math.round(state.timeoutMs / 1000));
-      const { run } = await this.#deps.runs.submit(request);
+      const { run } = await this.#deps.runs.submit(request, {
+        origin: { workflowRunId: this.#run.id, workflowStep: path },
+      });
       runId = run.id;
       if (row !== undefined) await this.#update(row, { runId });
     }
@@ -940,11 +942,8 @@ function stepAttributes(
   };
 }
 
-/**
- * How the idempotency keys of a workflow run's agent runs begin (as sent; stored under the
- * `workflow` source): what finds them to cancel with the workflow run.
- */
-export function agentRunKeyPrefix(workflowRunId: number): string {
+/** How the idempotency keys of a workflow run's agent runs begin (as sent; stored under the `workflow` source). */
+function agentRunKeyPrefix(workflowRunId: number): string {
   return `wf-${workflowRunId}-`;
 }
 

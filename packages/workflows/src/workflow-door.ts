@@ -11,8 +11,6 @@ import {
   verifyApprovalToken,
   type DecisionInput,
 } from './approvals.js';
-import { storedIdempotencyKey } from '@junction/agent-core/runs';
-import { agentRunKeyPrefix } from './engine.js';
 import { WorkflowError } from './errors.js';
 import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
 import type { RandomBytes, WorkflowReservation } from './workflow-workers.js';
@@ -131,11 +129,10 @@ export function createWorkflowDoor(deps: WorkflowDoorDeps): WorkflowDoor {
       await get(runId);
       try {
         const cancelled = await store.workflowRuns.cancel(runId);
-        // Its agent runs still going stop too (found by their keys: a step's record may not be
-        // written yet while its run goes). One that ended meanwhile is left as it ended.
+        // Its agent runs still going stop too (found by their origin: a step's record may not
+        // be written yet while its run goes). One that ended meanwhile is left as it ended.
         if (deps.cancelRun) {
-          const prefix = storedIdempotencyKey('workflow', agentRunKeyPrefix(runId));
-          for (const id of await store.runs.activeIdsByKeyPrefix(prefix)) {
+          for (const id of await store.runs.activeIdsOfWorkflowRun(runId)) {
             await deps.cancelRun(id, { ...options, waitMs: 0 }).catch(() => undefined);
           }
         }

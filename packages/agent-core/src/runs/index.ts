@@ -8,7 +8,7 @@ export {
   submitRun,
   waitForRun,
 } from './submit-run.js';
-export type { SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
+export type { SubmitOptions, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_NAME_LENGTH,

@@ -14,6 +14,7 @@ import type { RunRequestInput } from './run-request.js';
 import {
   submitRun,
   waitForRun,
+  type SubmitOptions,
   type SubmitRunDeps,
   type SubmittedRun,
   type WaitOptions,
@@ -21,7 +22,7 @@ import {
 
 /** The door as an object for surfaces: submit runs, wait for them, cancel them. */
 export interface RunDoor {
-  submit(input: RunRequestInput): Promise<SubmittedRun>;
+  submit(input: RunRequestInput, options?: SubmitOptions): Promise<SubmittedRun>;
   waitFor(runId: number, options: WaitOptions): Promise<Run>;
   /** A run's events as they happen, from any host (see followRun); resolves with its end. */
   follow(runId: number, options: FollowOptions): Promise<Run>;
@@ -33,7 +34,7 @@ export function createRunDoor(
   deps: SubmitRunDeps & { endings?: RunEndings; canceller?: RunCanceller; bus?: RunBus },
 ): RunDoor {
   return {
-    submit: (input) => submitRun(deps, input),
+    submit: (input, options) => submitRun(deps, input, options),
     waitFor: (runId, options) => waitForRun(deps.store, runId, options, deps.endings),
     follow: (runId, options) => followRun(deps, runId, options),
     cancel: (runId, options) => cancelRun(deps, runId, options),

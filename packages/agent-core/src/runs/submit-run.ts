@@ -1,7 +1,7 @@
 // The one door for runs. Every caller — CLI, MCP call_agent, REST queue, POST /execute, and
 // the coming workflow steps, scheduler and management platform — starts a run here: one
 // request schema, one rule for finding the agent, one model check, one idempotency rule.
-import { isStoreError, type AgentRef, type Run, type Store } from '@junction/store';
+import { isStoreError, type AgentRef, type Run, type RunOrigin, type Store } from '@junction/store';
 import { activeTraceParent } from '@junction/telemetry';
 import { findAgent } from '../agents/find-agent.js';
 import { AgentCoreError } from '../errors.js';
@@ -47,6 +47,11 @@ export interface SubmitOptions {
    * parent's worker): no other worker can take it, and no slot of `dispatch` is needed.
    */
   claimedBy?: { workerId: string; leaseMs: number };
+  /**
+   * What started it, kept on the run (a workflow run's step, a schedule, the management
+   * platform's run): given by the callers that are those things, never taken from a request.
+   */
+  origin?: RunOrigin;
 }
 
 /** What `submitRun` answers. */
@@ -146,6 +151,7 @@ export async function submitRun(
           ? { timeoutMs: Math.round(request.timeout_seconds * 1000) }
           : {}),
         ...(claim ? { claimedBy: claim } : {}),
+        ...(options.origin ? { origin: options.origin } : {}),
       });
     } catch (err) {
       reservation?.release();

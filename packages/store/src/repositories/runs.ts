@@ -52,6 +52,18 @@ export interface RunCreateInput {
   timeoutMs?: number | null;
   /** Create the run already claimed by this worker (an idle worker of the same process). */
   claimedBy?: { workerId: string; leaseMs: number };
+  /** What started it, beyond its source and parent (a workflow step, a schedule, the platform). */
+  origin?: RunOrigin;
+}
+
+/** What started a run, kept as columns to query by (a workflow run's cancel finds its runs). */
+export interface RunOrigin {
+  workflowRunId?: number;
+  /** The step's path in its workflow. */
+  workflowStep?: string;
+  scheduleId?: number;
+  /** The management platform's id of the run it asked for. */
+  platformRunId?: string;
 }
 
 /** `failed` is accepted as an alias of `error`, as the CLI and REST filters allow. */
@@ -328,23 +340,13 @@ export class RunsRepository {
     });
   }
 
-  /**
-   * Ids of the runs not yet ended whose idempotency key starts with `prefix` (the agent runs a
-   * workflow run started: their keys share its prefix).
-   */
-  async activeIdsByKeyPrefix(prefix: string): Promise<number[]> {
-    return this.#ctx.read('find runs by key prefix', async (db) => {
+  /** Ids of the runs a workflow run started (`origin.workflowRunId`) that have not ended. */
+  async activeIdsOfWorkflowRun(workflowRunId: number): Promise<number[]> {
+    return this.#ctx.read('find the runs of a workflow run', async (db) => {
       const rows = await db
         .select({ id: runs.id })
         .from(runs)
-        .where(
-          and(
-            // A range, not LIKE: it walks the key's unique index.
-            gte(runs.idempotencyKey, prefix),
-            lt(runs.idempotencyKey, `${prefix}\u{10ffff}`),
-            inArray(runs.status, ACTIVE),
-          ),
-        );
+        .where(and(eq(runs.originWorkflowRunId, workflowRunId), inArray(runs.status, ACTIVE)));
       return rows.map((row) => row.id);
     });
   }
@@ -660,6 +662,10 @@ const CREATE_COLUMNS = [
   'timeoutMs',
   'queuedAt',
   'attempt',
+  'originWorkflowRunId',
+  'originWorkflowStep',
+  'originScheduleId',
+  'originPlatformRunId',
 ] as const;
 
 /** The driver values of one create, by column. */
@@ -695,6 +701,10 @@ function createValues(input: RunCreateInput, now: Date): CreateRow {
     queuedAt: now.getTime(),
     // A run written claimed starts its first attempt as it is written.
     attempt: claimed ? 1 : 0,
+    originWorkflowRunId: input.origin?.workflowRunId ?? null,
+    originWorkflowStep: input.origin?.workflowStep ?? null,
+    originScheduleId: input.origin?.scheduleId ?? null,
+    originPlatformRunId: input.origin?.platformRunId ?? null,
   };
   return row;
 }
@@ -760,6 +770,10 @@ function createdRun(row: CreateRow, id: number): Run {
     actedAt: null,
     attempt: row.attempt as number,
     pinned: null,
+    originWorkflowRunId: row.originWorkflowRunId as number | null,
+    originWorkflowStep: asStored(row.originWorkflowStep),
+    originScheduleId: row.originScheduleId as number | null,
+    originPlatformRunId: asStored(row.originPlatformRunId),
     queuedAt: new Date(row.queuedAt as number),
     startedAt: dateOrNull(row.startedAt),
     completedAt: null,
