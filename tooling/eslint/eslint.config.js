@@ -1,5 +1,6 @@
 // Shared flat ESLint config for every package: typescript-eslint recommended, no `any` in code,
-// and the layer rule (imports between packages only point down; see layer-rule.js).
+// the layer rule (imports between packages only point down; see layer-rule.js), and the one
+// door for runs (only submitRun writes a run row).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layerPlugin } from './layer-rule.js';
@@ -39,6 +40,22 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The one door for runs: only submitRun writes a run row (docs/architecture.md).
+    files: ['**/src/**/*.ts', '**/*.mjs'],
+    ignores: ['**/runs/submit-run.ts', '**/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^create(Many)?$/][callee.object.property.name='runs']",
+          message:
+            'Only the run door writes a run row: start it with submitRun (or a RunDoor), never runs.create — see "One run, end to end" in docs/architecture.md.',
+        },
+      ],
     },
   },
 );
