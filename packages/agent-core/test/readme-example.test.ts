@@ -40,8 +40,9 @@ describe('README example', () => {
     );
 
     const { run, agent } = await submitRun(
-      { store, checkModel, dispatch: workers.forCaller() },
+      { store, checkModel },
       { agent_name: 'assistant', task: 'List the files you can see', source: 'cli' },
+      { claimedBy: workers.callerClaim() },
     );
     const finished = await workers.execute(run);
     console.log(agent.name, finished.status, finished.finalResponse);

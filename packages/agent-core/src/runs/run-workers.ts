@@ -170,19 +170,12 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
-   * A dispatch for a caller that executes the run it submits itself (`junction agent run`):
-   * the run is written claimed by this process's worker id, so no other worker takes it, and
-   * the caller then hands it to `execute`.
+   * The claim of a caller that executes the run it submits itself (`junction agent run`): given
+   * to the door (`submit(request, { claimedBy })`), the run is written claimed by this process's
+   * worker id, so no other worker takes it, and the caller then hands it to `execute`.
    */
-  forCaller(): RunDispatch {
-    return {
-      reserve: () => ({
-        claim: { workerId: this.workerId, leaseMs: this.#o.leaseMs },
-        take: async (run) => run,
-        release: () => undefined,
-      }),
-      queued: () => undefined,
-    };
+  callerClaim(): { workerId: string; leaseMs: number } {
+    return { workerId: this.workerId, leaseMs: this.#o.leaseMs };
   }
 
   /** Ends seen here, and (with a bus) ends another host announces, read back from the store. */

@@ -69,7 +69,7 @@ export default class AgentRun extends JunctionCommand {
     const variables = parseVars(flags.var ?? []);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
-    const { isFinal, submitRun } = await import('@junction/agent-core/runs');
+    const { isFinal } = await import('@junction/agent-core/runs');
     const { Spinner, terminalText } = await import('../../progress.js');
     const ctx = await createContext();
     // Queued, the run is executed elsewhere: this process only submits and follows it.
@@ -133,12 +133,11 @@ export default class AgentRun extends JunctionCommand {
         return await this.#report(finished, flags['no-color'], false);
       }
       if (!workers) throw new Error('this process cannot execute runs');
-      // The one door, with this process's worker as the run's claimant: no `serve` worker
-      // sharing the store can take it, and it is executed here by the workers' own code.
-      const { run, agent } = await submitRun(
-        { store: service.store, checkModel: service.checkModel, dispatch: workers.forCaller() },
-        request,
-      );
+      // The door this process's composition built, with its worker as the run's claimant: no
+      // `serve` worker sharing the store can take it, and it is executed here by the workers' code.
+      const { run, agent } = await service.runs.submit(request, {
+        claimedBy: workers.callerClaim(),
+      });
       const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
       if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
       // At a terminal a spinner says what the run waits for; in a pipe, the plain lines only.
