@@ -51,10 +51,23 @@ export interface RunEvent {
   payload: unknown;
 }
 
+/** One attempt of a run (a run resumed after a crash, a lost lease or a graceful stop has several). */
+export interface RunAttempt {
+  attempt: number;
+  worker_id: string | null;
+  started_at: string | null;
+  /** The first step it asked the model (the steps before came from the run's journal). */
+  resumed_from_step: number | null;
+  ended_at: string | null;
+  end_reason: string | null;
+}
+
 export interface RunDetail extends Run {
   variables: Record<string, string>;
   event_count: number;
   events?: RunEvent[];
+  /** Absent from servers older than durable runs. */
+  attempts?: RunAttempt[];
 }
 
 export interface QueuedRun extends Run {

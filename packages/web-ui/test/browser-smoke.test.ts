@@ -154,6 +154,26 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       await page.getByRole('link', { name: 'Open in trace viewer' }).getAttribute('href'),
     ).toBe(`${viewer.origin}/#/traces/${TRACE_ID}`);
     expect(await page.locator('.facts').first().textContent()).toContain('$0.0012');
+    // Its attempts: which worker ran which steps, and why the first one ended.
+    expect(await page.getByRole('heading', { name: 'Attempts (2)' }).count()).toBe(1);
+    const attempt = async (n: number): Promise<string[]> =>
+      page.locator(`tr[data-attempt="${n}"] > *`).allTextContents();
+    expect(await attempt(1)).toEqual([
+      '1',
+      'host-a:4242:ab12',
+      'from the start',
+      expect.any(String),
+      expect.any(String),
+      'process lost',
+    ]);
+    expect(await attempt(2)).toEqual([
+      '2',
+      'host-b:77:cd34',
+      'from step 2',
+      expect.any(String),
+      '—',
+      'completed',
+    ]);
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
     await expectNoSideScroll(page);
     await shot(page, 'run');
@@ -165,6 +185,8 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     // A running run can be cancelled; the page keeps reading it until it has ended.
     await page.goto(ui('#/runs/10'));
     await heading(page, 'Run 10');
+    // A run of one attempt has no attempts section.
+    expect(await page.getByRole('heading', { name: /^Attempts/ }).count()).toBe(0);
     expect(await page.locator('[data-run-status]').textContent()).toBe('running');
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await page.locator('[data-run-status="cancelled"]').waitFor();

@@ -1,5 +1,5 @@
-// One run: status, task, answer or error, counts and times, its turns and tool calls, a link
-// to its trace, and Cancel while it is queued or running. Re-read every second until it ends.
+// One run: status, task, answer or error, counts and times, its attempts (when it was resumed),
+// its turns and tool calls, a link to its trace, and Cancel while it is queued or running. Re-read every second until it ends.
 import { ApiError } from '../api.js';
 import { badge, codeBlock, dataTable, facts, link, section, time } from '../components.js';
 import { h } from '../dom.js';
@@ -8,7 +8,7 @@ import { pageHeading, renderIfChanged, type PageContext } from '../page.js';
 import { wait } from '../wait.js';
 import { idPath, routeHash } from '../router.js';
 import { renderRunEvents } from '../run-events.js';
-import type { Run, RunDetail } from '../types.js';
+import type { Run, RunAttempt, RunDetail } from '../types.js';
 
 const POLL_MS = 1000;
 const ENDED = new Set(['completed', 'error', 'timeout', 'cancelled']);
@@ -111,6 +111,7 @@ function view(ctx: PageContext, run: RunDetail): Node {
                 ENDED.has(run.status) ? 'No response.' : 'Not finished yet.',
               ),
         ),
+    attemptsOf(run),
     variables.length > 0
       ? section(
           'Variables',
@@ -131,6 +132,41 @@ function view(ctx: PageContext, run: RunDetail): Node {
         ? renderRunEvents(run.events, ctx.links)
         : codeBlock(`${run.event_count} events (not sent by the server).`),
     ),
+  );
+}
+
+/**
+ * The run's attempts, when it had more than one: which worker ran which steps, when and why an
+ * attempt ended, and where the next one resumed (docs/runs.md).
+ */
+function attemptsOf(run: RunDetail): Node | null {
+  const attempts = run.attempts ?? [];
+  if (attempts.length < 2) return null;
+  return section(
+    `Attempts (${attempts.length})`,
+    dataTable<RunAttempt>({
+      caption: 'Attempts of the run',
+      columns: [
+        { header: '#', cell: (a) => String(a.attempt) },
+        { header: 'Worker', cell: (a) => (a.worker_id ? h('code', null, a.worker_id) : '—') },
+        {
+          header: 'Steps',
+          cell: (a) =>
+            a.resumed_from_step === null ? 'from the start' : `from step ${a.resumed_from_step}`,
+        },
+        { header: 'Started', cell: (a) => time(a.started_at) },
+        { header: 'Ended', cell: (a) => time(a.ended_at) },
+        {
+          header: 'Why it ended',
+          cell: (a) =>
+            a.end_reason ??
+            (a.attempt !== attempts.length ? '—' : ENDED.has(run.status) ? run.status : 'running'),
+        },
+      ],
+      rows: attempts,
+      rowAttrs: (a) => ({ 'data-attempt': String(a.attempt) }),
+      empty: 'None',
+    }).wrap,
   );
 }
 
