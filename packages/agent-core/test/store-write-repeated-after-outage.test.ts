@@ -2,7 +2,8 @@
 // server that then went away (a deadline passed while it was in flight, a reset connection) may
 // have been applied there, so repeating it would write a second child run or the same events
 // twice. Only a call the store says was never sent is repeated; an update that is safe to
-// repeat (the run's end, its acted mark) is repeated either way.
+// repeat (the run's end, its acted mark) is repeated either way. A write refused because the
+// database stayed locked is repeated too: it was not applied.
 import { describe, expect, it } from '@jest/globals';
 import { StoreError } from '@junction/store';
 import { whileStoreAway } from '../src/runs/store-retry.js';
@@ -44,6 +45,17 @@ describe('whileStoreAway', () => {
     const c = failingOnce(away(true));
     await expect(whileStoreAway(c.call, { forMs: 60_000 })).resolves.toBe('ok');
     expect(c.tries()).toBe(2);
+  });
+
+  it('repeats a write the database refused as locked past its busy timeout, an insert too', async () => {
+    // STORE_BUSY is a refusal: nothing was written (a loaded sqld under several hosts gave it).
+    const c = failingOnce(new StoreError('STORE_BUSY', 'locked', { details: { operation: 'x' } }));
+    let waited: unknown;
+    await expect(
+      whileStoreAway(c.call, { forMs: 60_000, onlyUnsent: true, onWait: (err) => (waited = err) }),
+    ).resolves.toBe('ok');
+    expect(c.tries()).toBe(2);
+    expect(waited).toMatchObject({ code: 'STORE_BUSY' });
   });
 
   it('never repeats any other store answer', async () => {

@@ -43,7 +43,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /**
  * Runs `call`, and again with backoff while it fails because the store is unavailable (a
- * database server away or frozen: STORE_UNAVAILABLE), for `wait.forMs` from the first failure:
+ * database server away or frozen: STORE_UNAVAILABLE) or stayed locked (STORE_BUSY), for
+ * `wait.forMs` from the first failure:
  * an outage shorter than a run's lease costs the run only the wait (docs/deploy.md). Any other
  * failure, or the last one, is thrown as it is; so is one of a call that may have been applied
  * when `onlyUnsent` says repeating it would apply it twice.
@@ -55,8 +56,11 @@ export async function whileStoreAway<T>(call: () => Promise<T>, wait: StoreWait)
     try {
       return await call();
     } catch (err) {
-      if (!isStoreError(err, 'STORE_UNAVAILABLE') || wait.signal?.aborted) throw err;
-      if (wait.onlyUnsent && !storeCallUnsent(err)) throw err;
+      // Locked past the busy timeout (a loaded server, another process's long write): refused,
+      // so nothing was written and it is tried again like an outage.
+      const busy = isStoreError(err, 'STORE_BUSY');
+      if ((!busy && !isStoreError(err, 'STORE_UNAVAILABLE')) || wait.signal?.aborted) throw err;
+      if (!busy && wait.onlyUnsent && !storeCallUnsent(err)) throw err;
       if (giveUpAt === undefined) {
         giveUpAt = now() + wait.forMs;
         wait.onWait?.(err);
