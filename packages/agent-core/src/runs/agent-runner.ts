@@ -16,7 +16,7 @@ import {
 } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { parsePrompt, renderPrompt, type AgentDefinition } from '@junction/config-templates';
-import type { Agent, Run, Store, ToolAnnotations } from '@junction/store';
+import type { Agent, Run, Store } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import {
@@ -161,6 +161,13 @@ export class LeaseLost extends Error {
 }
 
 const MAX_DEPTH = 5;
+
+/**
+ * How a sub-agent's call is resumed: it waits for its turn's fence (its run is keyed by the
+ * call, so the call must be in the journal before the run is written), and is made again when
+ * its outcome is unknown: that finds the run an earlier attempt started, never a second one.
+ */
+const SUB_AGENT_RESUME: ToolResumePolicy = { safe: false, action: 'retry' };
 
 /** How often a resumed parent looks at a sub-agent's run that another worker executes. */
 const CHILD_POLL_MS = 250;
@@ -670,14 +677,8 @@ export class AgentRunner {
       setMaxListeners(1000, signal);
 
       // The tools' annotations, by name, for the resume policy of a call.
-      // A sub-agent's call is idempotent: its run is written under the call's key, so calling
-      // it again finds that run (and its result) instead of starting another.
-      const annotations = new Map<string, ToolAnnotations | null>([
-        ...wiring.mcp.map(({ tool }) => [tool.name, tool.annotations] as const),
-        ...wiring.subAgents.map(
-          (sub) => [subAgentToolName(sub.name), { idempotentHint: true }] as const,
-        ),
-      ]);
+      const annotations = new Map(wiring.mcp.map(({ tool }) => [tool.name, tool.annotations]));
+      const subAgentTools = new Set(wiring.subAgents.map((sub) => subAgentToolName(sub.name)));
       const agentAction = def.frontMatter.on_unknown_outcome as UnknownOutcomeAction | undefined;
       const policies = new Map<string, ToolResumePolicy>();
       const attempt = new AttemptJournal({
@@ -692,13 +693,15 @@ export class AgentRunner {
         policy: (call) => {
           let policy = policies.get(call.tool);
           if (!policy) {
-            policy = toolResumePolicy(this.#deps.resume ?? {}, {
-              tool: call.tool,
-              environment,
-              agent: agent.name,
-              annotations: annotations.get(call.tool),
-              agentAction,
-            });
+            policy = subAgentTools.has(call.tool)
+              ? SUB_AGENT_RESUME
+              : toolResumePolicy(this.#deps.resume ?? {}, {
+                  tool: call.tool,
+                  environment,
+                  agent: agent.name,
+                  annotations: annotations.get(call.tool),
+                  agentAction,
+                });
             policies.set(call.tool, policy);
           }
           return policy;
