@@ -80,9 +80,18 @@ export function eventsIfHeld(
   };
 }
 
+/**
+ * SQL true while the worker whose id is the parameter `worker` holds the run whose id is the
+ * parameter `id` (running, under its claim): the condition of every write of a run's journal
+ * (its drizzle form, for the lease's statements, is `heldBy` in runs.ts).
+ */
+export function heldBy(id: string, worker: string): string {
+  return `id = ${id} AND status = 'running' AND worker_id = ${worker}`;
+}
+
 const INSERT_EVENTS_IF_HELD: DirectSelect<unknown> = {
   sql: `${INSERT_EVENTS}
-  WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND status = 'running' AND worker_id = ?4)`,
+  WHERE EXISTS (SELECT 1 FROM runs WHERE ${heldBy('?1', '?4')})`,
   args: [(v) => v.runId, (v) => v.now, (v) => v.events, (v) => v.workerId],
   keys: [],
   decoders: [],

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, isNotNull, sql, type SQL } from 'drizzle
 import type { RunEvent } from '../rows.js';
 import { runEvents, type PinnedStart } from '../schema.js';
 import { progressFields, type RunProgress } from './runs.js';
-import { eventsIfChanged, eventsIfHeld, eventsItem } from './insert-events.js';
+import { eventsIfChanged, eventsIfHeld, eventsItem, heldBy } from './insert-events.js';
 import { runDirectSelect, type BatchItem, type DirectSelect } from '../direct-select.js';
 import type { StoreContext } from '../store-context.js';
 import { isStoreError, notFound } from '../store-error.js';
@@ -30,7 +30,7 @@ export interface RecordFence {
 /** Marks a run acted (pinning what it started with, once) while `workerId` holds it. */
 const FENCE: DirectSelect<unknown> = {
   sql: `UPDATE runs SET acted_at = coalesce(acted_at, ?), pinned = coalesce(pinned, ?)
-  WHERE id = ? AND status = 'running' AND worker_id = ?`,
+  WHERE ${heldBy('?', '?')}`,
   args: [(v) => v.now, (v) => v.pinned, (v) => v.id, (v) => v.workerId],
   keys: [],
   decoders: [],
@@ -38,7 +38,7 @@ const FENCE: DirectSelect<unknown> = {
 
 /** One row while `workerId` holds the run. */
 const HELD: DirectSelect<unknown> = {
-  sql: `SELECT 1 FROM runs WHERE id = ? AND status = 'running' AND worker_id = ?`,
+  sql: `SELECT 1 FROM runs WHERE ${heldBy('?', '?')}`,
   args: [(v) => v.id, (v) => v.workerId],
   keys: ['held'],
   decoders: [(v) => v],
@@ -49,15 +49,16 @@ const PROGRESS: DirectSelect<unknown> = {
   sql: `UPDATE runs SET steps_taken = coalesce(?, steps_taken),
   input_tokens = coalesce(?, input_tokens), output_tokens = coalesce(?, output_tokens),
   model = coalesce(?, model), trace_id = coalesce(?, trace_id)
-  WHERE id = ? AND (? IS NULL OR (status = 'running' AND worker_id = ?))`,
+  WHERE (? IS NULL AND id = ?) OR (${heldBy('?', '?')})`,
   args: [
     (v) => v.stepsTaken,
     (v) => v.inputTokens,
     (v) => v.outputTokens,
     (v) => v.model,
     (v) => v.traceId,
-    (v) => v.id,
     (v) => v.workerId,
+    (v) => v.id,
+    (v) => v.id,
     (v) => v.workerId,
   ],
   keys: [],

@@ -457,18 +457,13 @@ export class RunsRepository {
 
   /**
    * Puts a run this worker holds back in the queue (a graceful stop), to be resumed from its
-   * journal, with an `attempt_ended` event saying why; false if it is a sub-agent's run, someone
-   * asked it to stop, or this worker no longer holds it.
+   * journal, with an `attempt_ended` event saying why; false if someone asked it to stop, or
+   * this worker no longer holds it.
    */
   async requeue(id: number, workerId: string, why: AttemptEnd = 'graceful stop'): Promise<boolean> {
     const now = this.#ctx.now();
     return this.#ctx.write(`requeue run ${id}`, async (db) => {
-      const held = and(
-        eq(runs.id, id),
-        eq(runs.status, 'running'),
-        eq(runs.workerId, workerId),
-        REQUEUABLE,
-      );
+      const held = and(heldBy(id, workerId), REQUEUABLE);
       const [ending] = await db.select(ENDING_FIELDS).from(runs).where(held);
       if (!ending) return false;
       const result = await db.update(runs).set(REQUEUED).where(held);
@@ -506,7 +501,7 @@ export class RunsRepository {
   ): Promise<{ run: Run; requeued: boolean } | undefined> {
     const now = this.#ctx.now();
     return this.#ctx.write(`recover run ${id}`, async (db) => {
-      const held = and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId));
+      const held = heldBy(id, workerId);
       const { requeued, failed } = await recoverWhere(db, held as SQL, {
         policy,
         now,
@@ -831,6 +826,14 @@ function claimRun(db: LibSQLDatabase) {
     .prepare();
 }
 
+/**
+ * A run `workerId` holds (running, under its claim): the condition of the lease's writes (its
+ * raw-SQL form, for the journal's statements, is `heldBy` in insert-events.ts).
+ */
+function heldBy(id: number | SQL, workerId: string | SQL): SQL {
+  return and(eq(runs.id, id), eq(runs.status, 'running'), eq(runs.workerId, workerId)) as SQL;
+}
+
 /** A run that may go back to the queue, to be resumed from its journal: nobody asked it to stop. */
 const REQUEUABLE = isNull(runs.cancelRequestedAt);
 
@@ -938,9 +941,7 @@ function renewLease(db: LibSQLDatabase) {
   return db
     .update(runs)
     .set({ leaseExpiresAt: slot('leaseExpiresAt') })
-    .where(
-      and(eq(runs.id, slot('id')), eq(runs.status, 'running'), eq(runs.workerId, slot('workerId'))),
-    )
+    .where(heldBy(slot('id'), slot('workerId')))
     .prepare();
 }
 
