@@ -91,8 +91,10 @@ export interface RunToolsInput {
    * gets the error.
    */
   onToolStart?: (call: AskedCall) => Promise<void> | void;
-  /** Runs a sub-agent as a child run and returns its final answer. */
-  /** `key`: the call's idempotency key, which the sub-agent's run is written under. */
+  /**
+   * Runs a sub-agent as a child run and returns its final answer; `key` is the call's
+   * idempotency key, which the child's run is written under.
+   */
   runSubAgent: (
     subAgent: Agent,
     task: string,

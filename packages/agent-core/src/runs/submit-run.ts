@@ -1,6 +1,7 @@
-// The one door for runs. Every caller — CLI, MCP call_agent, REST queue, POST /execute, and
-// the coming workflow steps, scheduler and management platform — starts a run here: one
-// request schema, one rule for finding the agent, one model check, one idempotency rule.
+// The one door for runs. Every caller — CLI, MCP call_agent, REST queue, POST /execute, workflow
+// steps, the scheduler, the management platform and a sub-agent's call — starts a run here: one
+// request schema, one rule for finding the agent, one model check, one idempotency rule. Nothing
+// else writes a run row (`pnpm lint` refuses runs.create elsewhere).
 import { isStoreError, type AgentRef, type Run, type RunOrigin, type Store } from '@junction/store';
 import { activeTraceParent } from '@junction/telemetry';
 import { findAgent } from '../agents/find-agent.js';
