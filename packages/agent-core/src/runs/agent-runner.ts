@@ -1,21 +1,7 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { setMaxListeners } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  generateText,
-  jsonSchema,
-  Output,
-  stepCountIs,
-  streamText,
-  type LanguageModel,
-  type ModelMessage,
-  type StepResult,
-  type StopCondition,
-  type ToolSet,
-} from 'ai';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { parsePrompt, renderPrompt, type AgentDefinition } from '@junction/config-templates';
+import { parsePrompt, type AgentDefinition } from '@junction/config-templates';
 import type { Agent, Run, Store } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
@@ -29,40 +15,28 @@ import {
   recordSpanError,
   withSpan,
 } from '@junction/telemetry';
-import { AgentCoreError, isAgentCoreError } from '../errors.js';
 import type { McpClientPool } from '../mcp/mcp-client-pool.js';
-import { classifyProviderError } from '../models/model-errors.js';
-import { storeWaitOf, whileStoreAway } from './store-retry.js';
 import {
   modelSecrets,
   resolveModel,
   type ModelSettings,
   type ResolvedModel,
 } from '../models/model-factory.js';
-import { withModelTurns, type ModelTurn } from '../models/model-turns.js';
-import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, RunCancelled, RunInterrupted } from './lease.js';
+import type { ModelTurn } from '../models/model-turns.js';
+import { DEFAULT_LEASE_MS, holdLease, LeaseLost, RunCancelled, RunInterrupted } from './lease.js';
+import type { ResumeSettings } from './attempt-journal.js';
 import {
-  AttemptJournal,
-  toolResumePolicy,
-  type ResumeSettings,
-  type ToolResumePolicy,
-  type UnknownOutcomeAction,
-} from './attempt-journal.js';
-import {
-  emptyJournal,
-  readJournal,
-  replayingModel,
-  type RunJournal,
-  type TurnAnswer,
-} from './run-journal.js';
-import { RunRecorder } from './run-recorder.js';
+  MAX_DEPTH,
+  RunAttempt,
+  type AttemptServices,
+  type ChildRequest,
+  type PromptFile,
+} from './run-attempt.js';
 import { runNotFound, submitRun } from './submit-run.js';
 import { isFinal } from './run-workers.js';
 import { createModelCheck, type ModelCheck } from '../models/model-check.js';
 import { exportedTask, withRunSecrets } from './task-redaction.js';
 import {
-  buildRunTools,
-  subAgentToolName,
   loadToolWiring,
   type LocalTool,
   type ToolCallRecord,
@@ -148,74 +122,12 @@ export interface ExecuteOptions {
   onText?: (delta: string) => void;
 }
 
-/** Abort reason of a run whose lease this worker no longer holds. */
-export class LeaseLost extends Error {
-  readonly runId: number;
-  constructor(runId: number, workerId: string) {
-    super(
-      `worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`,
-    );
-    this.name = 'LeaseLost';
-    this.runId = runId;
-  }
-}
-
-const MAX_DEPTH = 5;
-
-/**
- * How a sub-agent's call is resumed: it waits for its turn's fence (its run is keyed by the
- * call, so the call must be in the journal before the run is written), and is made again when
- * its outcome is unknown: that finds the run an earlier attempt started, never a second one.
- */
-const SUB_AGENT_RESUME: ToolResumePolicy = { safe: false, action: 'retry' };
-
 /** How often a resumed parent looks at a sub-agent's run that another worker executes. */
 const CHILD_POLL_MS = 250;
-
-/** A prompt file as a run reads it: its text (what a run pins) and its definition. */
-interface PromptFile {
-  source: string;
-  def: AgentDefinition;
-}
 
 async function readPromptFile(file: string): Promise<PromptFile> {
   const source = await readFile(file, 'utf8');
   return { source, def: await parsePrompt(source, file) };
-}
-
-/** The answer of a turn with secrets taken out, as the journal keeps it. */
-function redactedAnswer(answer: TurnAnswer, redactor: Redactor): TurnAnswer {
-  return {
-    ...answer,
-    content: answer.content.map((part) => {
-      if (part.type === 'text' || part.type === 'reasoning')
-        return { ...part, text: redactor.text(part.text) };
-      if (part.type === 'tool-call') return { ...part, input: redactor.text(part.input) };
-      return part;
-    }),
-  };
-}
-
-/** The turns' token counts added up. */
-function journalTokens(journal: RunJournal): { input: number; output: number } {
-  let input = 0;
-  let output = 0;
-  for (const turn of journal.turns) {
-    input += turn.usage.inputTokens.total ?? 0;
-    output += turn.usage.outputTokens.total ?? 0;
-  }
-  return { input, output };
-}
-
-function cut(text: string, max: number): string {
-  return text.length <= max
-    ? text
-    : `${text.slice(0, max)}… [${text.length - max} more characters]`;
-}
-
-function agentTimeoutMs(def: AgentDefinition): number | undefined {
-  const raw = def.frontMatter.timeout_seconds;
-  return typeof raw === 'number' && raw > 0 ? raw * 1000 : undefined;
 }
 
 /**
@@ -243,6 +155,8 @@ export class AgentRunner {
   readonly #stops = new Map<number, AbortController>();
   /** The run door's model check, for sub-agents' runs (made on first use). */
   #checkModel: ModelCheck | undefined;
+  /** What each run's attempt takes from this runner (see RunAttempt). */
+  readonly #services: AttemptServices;
 
   constructor(deps: AgentRunnerDeps) {
     this.#deps = deps;
@@ -253,6 +167,18 @@ export class AgentRunner {
       ...collectSecretValues(env),
       ...modelSecrets(deps.modelSettings, env),
     ]);
+    this.#services = {
+      deps,
+      redactor: this.#redactor,
+      prompt: (file) => this.#prompt(file),
+      toolWiring: (agent, syncedAt) => this.#toolWiring(agent, syncedAt),
+      runRedactor: (wiring, variables) => this.#runRedactor(wiring, variables),
+      model: (modelId) => this.#model(modelId),
+      localTools: (context) => this.#localTools(context),
+      subAgentRun: (parent, child, options, depth, storedOnce) =>
+        this.#subAgentRun(parent, child, options, depth, storedOnce),
+      finish: (run, write) => this.#finish(run, write),
+    };
   }
 
   async #prompt(file: string): Promise<PromptFile> {
@@ -364,13 +290,12 @@ export class AgentRunner {
   }
 
   async #execute(run: Run, options: ExecuteOptions, depth: number): Promise<Run> {
-    const { store, logger, tracer } = this.#deps;
+    const { store, tracer } = this.#deps;
     const started = this.#now();
     const found =
       run.agentId !== null ? await store.agents.getWithEnvironment(run.agentId) : undefined;
     const agent = found?.agent;
-    const env = found?.environment;
-    const environment = env?.name ?? '';
+    const environment = found?.environment.name ?? '';
     const attrs = agentExecuteAttributes({
       runId: run.id,
       agentId: agent?.id ?? run.agentId ?? 0,
@@ -382,23 +307,11 @@ export class AgentRunner {
       ...(agent?.model ? { model: agent.model } : {}),
       ...(agent?.maxSteps ? { maxSteps: agent.maxSteps } : {}),
     });
-    const lease = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
-    // Stops the run: its lease was lost (it stalled past the lease and another worker took it
-    // over, or recovery failed it: no use running to an end that would be refused), or someone
-    // asked it to stop (`cancel`). The abort reason tells which.
+    // Stops the run: its lease was lost (no use running to an end that would be refused), or
+    // someone asked it to stop (`cancel`). The abort reason tells which.
     const halt = new AbortController();
-    const renew = setInterval(
-      () => {
-        void store.runs.renewLease(run.id, options.workerId, lease).then(
-          (held) => {
-            if (!held) halt.abort(new LeaseLost(run.id, options.workerId));
-          },
-          () => undefined,
-        );
-      },
-      Math.max(1000, lease / 3),
-    );
-    renew.unref();
+    const leaseMs = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
+    const release = holdLease(store, run, options.workerId, leaseMs, halt);
     this.#stops.set(run.id, halt);
     // Asked to stop before it started here (between its claim and now).
     if (run.cancelRequestedAt !== null) halt.abort(new RunCancelled());
@@ -409,16 +322,19 @@ export class AgentRunner {
         SPAN_AGENT_EXECUTE,
         attrs,
         async (span) => {
-          const ended = await this.#loop(
+          const attempt = new RunAttempt(
+            this.#services,
             run,
-            agent,
-            environment,
-            env?.lastSyncedAt,
             { ...options, signal },
             depth,
             span.spanContext().traceId,
           );
-          // The loop answers a failure with the run's record, not a throw: the span says so too.
+          const ended = await attempt.run({
+            agent,
+            environment,
+            syncedAt: found?.environment.lastSyncedAt,
+          });
+          // The attempt answers a failure with the run's record, not a throw: the span says so too.
           span.setAttribute('run.status', ended.status);
           if (ended.status === 'error' || ended.status === 'timeout') {
             recordSpanError(span, new Error(ended.error ?? `the run ended ${ended.status}`));
@@ -429,57 +345,62 @@ export class AgentRunner {
         // it, whichever worker executes it; every span inside carries this run's id.
         { parent: run.traceParent, runId: run.id },
       );
-      if (halt.signal.reason instanceof LeaseLost && !this.#endedHere.has(finished)) {
-        // Whoever took the run over (or recovery, which failed it) reports its end, not us.
-        logger.warn('run stopped: its lease was lost', {
-          agent_id: run.agentId,
-          agent_name: run.agentName,
-          run_id: run.id,
-          worker_id: options.workerId,
-          held_by: finished.workerId,
-          run_status: finished.status,
-        });
-        return finished;
-      }
-      if (finished.status === 'queued') {
-        // Interrupted by a graceful stop and put back: not an outcome (it will end elsewhere).
-        logger.info('run re-queued', {
-          agent_id: run.agentId,
-          agent_name: run.agentName,
-          run_id: run.id,
-          run_status: finished.status,
-        });
-        return finished;
-      }
-      const ok = finished.status === 'completed';
-      const durationMs = this.#now() - started;
-      this.#deps.metrics?.recordRun({
-        agentName: run.agentName,
-        status: ok ? 'success' : 'error',
-        durationSeconds: durationMs / 1000,
-        steps: finished.stepsTaken,
+      this.#report(run, finished, {
+        workerId: options.workerId,
+        durationMs: this.#now() - started,
+        leaseLost: halt.signal.reason instanceof LeaseLost,
       });
-      const fields = {
-        agent_id: run.agentId,
-        agent_name: run.agentName,
-        run_id: run.id,
-        duration_ms: durationMs,
-        status: ok ? 'success' : 'error',
-        run_status: finished.status,
-        steps_taken: finished.stepsTaken,
-        // Written after the run's span ended: its trace is named here (see the logger).
-        ...(finished.traceId ? { trace_id: finished.traceId } : {}),
-      };
-      if (ok) logger.info('run completed', fields);
-      // Someone asked it to stop (Ctrl-C, a cancel): an outcome, not a failure to look into.
-      else if (finished.status === 'cancelled')
-        logger.info('run cancelled', { ...fields, status: 'cancelled' });
-      else logger.error('run failed', { ...fields, error: finished.error });
       return finished;
     } finally {
-      clearInterval(renew);
+      release();
       this.#stops.delete(run.id);
     }
+  }
+
+  /** Logs (and counts in the metrics) how a run executed here ended. */
+  #report(
+    run: Run,
+    finished: Run,
+    how: { workerId: string; durationMs: number; leaseLost: boolean },
+  ): void {
+    const { logger } = this.#deps;
+    const ids = { agent_id: run.agentId, agent_name: run.agentName, run_id: run.id };
+    if (how.leaseLost && !this.#endedHere.has(finished)) {
+      // Whoever took the run over (or recovery, which failed it) reports its end, not us.
+      logger.warn('run stopped: its lease was lost', {
+        ...ids,
+        worker_id: how.workerId,
+        held_by: finished.workerId,
+        run_status: finished.status,
+      });
+      return;
+    }
+    if (finished.status === 'queued') {
+      // Interrupted by a graceful stop and put back: not an outcome (it will end elsewhere).
+      logger.info('run re-queued', { ...ids, run_status: finished.status });
+      return;
+    }
+    const ok = finished.status === 'completed';
+    this.#deps.metrics?.recordRun({
+      agentName: run.agentName,
+      status: ok ? 'success' : 'error',
+      durationSeconds: how.durationMs / 1000,
+      steps: finished.stepsTaken,
+    });
+    const fields = {
+      ...ids,
+      duration_ms: how.durationMs,
+      status: ok ? 'success' : 'error',
+      run_status: finished.status,
+      steps_taken: finished.stepsTaken,
+      // Written after the run's span ended: its trace is named here (see the logger).
+      ...(finished.traceId ? { trace_id: finished.traceId } : {}),
+    };
+    if (ok) logger.info('run completed', fields);
+    // Someone asked it to stop (Ctrl-C, a cancel): an outcome, not a failure to look into.
+    else if (finished.status === 'cancelled')
+      logger.info('run cancelled', { ...fields, status: 'cancelled' });
+    else logger.error('run failed', { ...fields, error: finished.error });
   }
 
   /**
@@ -491,7 +412,7 @@ export class AgentRunner {
    */
   async #subAgentRun(
     parent: Run,
-    child: { sub: Agent; task: string; variables: Record<string, string>; key: string | undefined },
+    child: ChildRequest,
     options: ExecuteOptions & { signal: AbortSignal },
     depth: number,
     storedOnce: <T>(call: () => Promise<T>) => Promise<T>,
@@ -533,416 +454,8 @@ export class AgentRunner {
     }
   }
 
-  async #loop(
-    run: Run,
-    agent: Agent | undefined,
-    environment: string,
-    syncedAt: Date | null | undefined,
-    options: ExecuteOptions,
-    depth: number,
-    traceId: string,
-  ): Promise<Run> {
-    const { store } = this.#deps;
-    const maxChars = this.#deps.maxEventChars ?? 8000;
-    let steps = 0;
-    let inputTokens = 0;
-    let outputTokens = 0;
-    let modelId: string | null = run.model;
-    const cancel = options.signal;
-    let timeout: AbortController | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const emit = options.onEvent ?? ((): void => undefined);
-    // A store call of the run waits out an outage its lease outlasts (the run's cancel stops it).
-    const storeWait = storeWaitOf(this.#deps.leaseMs ?? DEFAULT_LEASE_MS, {
-      ...(cancel ? { signal: cancel } : {}),
-      onWait: (err) =>
-        this.#deps.logger.warn('store unavailable: the run waits for it', {
-          run_id: run.id,
-          agent_name: run.agentName,
-          error: (err as Error).message,
-        }),
-    });
-    const stored = <T>(call: () => Promise<T>): Promise<T> => whileStoreAway(call, storeWait);
-    // An insert (a child run, an event) is repeated only if it never reached the store.
-    const storedOnce = <T>(call: () => Promise<T>): Promise<T> =>
-      whileStoreAway(call, { ...storeWait, onlyUnsent: true });
-    const recorder = new RunRecorder(store, run.id, {
-      workerId: options.workerId,
-      onWritten: options.onWritten,
-      wait: storeWait,
-    });
-    // Aborted with the reason when a tool call must stop the run (its store write failed, or a
-    // resumed run met a call whose outcome is unknown): the run ends with it.
-    const storeFailed = new AbortController();
-    // The process's secrets, then (once the agent's tools are known) its tool servers' too.
-    let redactor = this.#redactor;
-    /** What the run's end records of its progress, however it ends. */
-    const progress = (): {
-      stepsTaken: number;
-      inputTokens: number;
-      outputTokens: number;
-      model: string | null;
-      traceId: string;
-      workerId: string;
-    } => ({
-      stepsTaken: steps,
-      inputTokens,
-      outputTokens,
-      model: modelId,
-      traceId,
-      workerId: options.workerId,
-    });
-    try {
-      if (!agent) {
-        throw new AgentCoreError(
-          'AGENT_NOT_FOUND',
-          `Agent "${run.agentName}" no longer exists; sync its environment or run another agent.`,
-          { agent: run.agentName },
-        );
-      }
-      if (!agent.promptPath) {
-        throw new AgentCoreError(
-          'AGENT_INVALID',
-          `Agent "${agent.name}" has no prompt file; sync its environment.`,
-          {
-            agent: agent.name,
-          },
-        );
-      }
-      if (depth >= MAX_DEPTH) {
-        throw new AgentCoreError(
-          'AGENT_INVALID',
-          `Sub-agents are nested more than ${MAX_DEPTH} deep (agent "${agent.name}"); check the agents: lists for a cycle.`,
-          { agent: agent.name },
-        );
-      }
-      // A resumed attempt goes on with what the run started with (pinned before it first acted),
-      // and from where its journal ends.
-      const pinned = run.pinned;
-      const journal: RunJournal =
-        run.attempt > 1 || pinned
-          ? readJournal(await stored(() => store.runEvents.journal(run.id)))
-          : emptyJournal();
-      const { source, def } = pinned
-        ? { source: pinned.prompt, def: await parsePrompt(pinned.prompt, agent.promptPath) }
-        : await this.#prompt(agent.promptPath);
-      const schema = def.output?.jsonSchema;
-      // Streamed only for the caller watching this run, and not when the answer is an object.
-      const onText = depth === 0 && !schema ? options.onText : undefined;
-      const wiring = await this.#toolWiring(agent, syncedAt);
-      redactor = this.#runRedactor(wiring, run.variables);
-      const resolved = this.#model(pinned?.model ?? def.model ?? agent.model ?? undefined);
-      modelId = resolved.id;
-      steps = journal.turns.length;
-      const tokens = journalTokens(journal);
-      inputTokens = tokens.input;
-      outputTokens = tokens.output;
-      recorder.record(
-        run.attempt > 1
-          ? [
-              {
-                type: 'resumed',
-                payload: {
-                  attempt: run.attempt,
-                  worker_id: options.workerId,
-                  from_step: journal.turns.length + 1,
-                  replayed_tool_calls: journal.outcomes.size,
-                },
-              },
-            ]
-          : [],
-        { traceId, model: modelId },
-      );
-      const prompt = await renderPrompt(def, {
-        userInput: run.task,
-        variables: run.variables,
-        agentName: agent.name,
-        environment,
-      });
-
-      const timeoutMs =
-        options.timeoutMs ?? run.timeoutMs ?? agentTimeoutMs(def) ?? this.#deps.defaultTimeoutMs;
-      timeout = new AbortController();
-      timer = setTimeout(
-        () => timeout?.abort(new Error(`timed out after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      timer.unref();
-      const signal = AbortSignal.any([
-        ...(cancel ? [cancel] : []),
-        timeout.signal,
-        storeFailed.signal,
-      ]);
-      // Every tool call and retry listens on it; a long run legitimately has many.
-      setMaxListeners(1000, signal);
-
-      // The tools' annotations, by name, for the resume policy of a call.
-      const annotations = new Map(wiring.mcp.map(({ tool }) => [tool.name, tool.annotations]));
-      const subAgentTools = new Set(wiring.subAgents.map((sub) => subAgentToolName(sub.name)));
-      const agentAction = def.frontMatter.on_unknown_outcome as UnknownOutcomeAction | undefined;
-      const policies = new Map<string, ToolResumePolicy>();
-      const attempt = new AttemptJournal({
-        runId: run.id,
-        workerId: options.workerId,
-        recorder,
-        journal,
-        redactor,
-        ...(this.#deps.journalWrites === false ? { writes: false } : {}),
-        pin: () => ({ prompt: source, model: resolved.id, tools: Object.keys(tools) }),
-        // Asked at every call (its fence, its outcome): decided once per tool of the run.
-        policy: (call) => {
-          let policy = policies.get(call.tool);
-          if (!policy) {
-            policy = subAgentTools.has(call.tool)
-              ? SUB_AGENT_RESUME
-              : toolResumePolicy(this.#deps.resume ?? {}, {
-                  tool: call.tool,
-                  environment,
-                  agent: agent.name,
-                  annotations: annotations.get(call.tool),
-                  agentAction,
-                });
-            policies.set(call.tool, policy);
-          }
-          return policy;
-        },
-      });
-      const turns = withModelTurns(resolved.model as LanguageModelV3, {
-        stepsBefore: journal.turns.length,
-        tracer: this.#deps.tracer,
-        ...(this.#deps.metrics ? { metrics: this.#deps.metrics } : {}),
-        modelId: resolved.id,
-        provider: resolved.provider,
-        maxRetries: this.#deps.maxRetries ?? 3,
-        onRetry: (retry) => emit({ type: 'model_retry', runId: run.id, ...retry }),
-        ...(onText ? { onTextDelta: onText } : {}),
-        onTurn: async (turn) => {
-          steps = turn.step;
-          inputTokens += turn.inputTokens;
-          outputTokens += turn.outputTokens;
-          attempt.noteTurn(turn.step, turn.answer);
-          recorder.record(
-            [
-              {
-                type: 'model_turn',
-                durationMs: turn.latencyMs,
-                payload: {
-                  step: turn.step,
-                  model: turn.model,
-                  input_tokens: turn.inputTokens,
-                  output_tokens: turn.outputTokens,
-                  finish_reason: turn.finishReason,
-                  ...(turn.text ? { text: cut(redactor.text(turn.text), maxChars) } : {}),
-                  tool_calls: turn.toolCalls,
-                },
-                journal: redactedAnswer(turn.answer, redactor),
-              },
-            ],
-            { stepsTaken: steps, inputTokens, outputTokens },
-            // A turn that asks for tool calls is journaled by the fence its calls pass.
-            turn.toolCalls.length > 0,
-          );
-          emit({ type: 'model_turn', runId: run.id, turn });
-        },
-      });
-      // Turns an earlier attempt finished are answered from the journal, not asked again.
-      const model = replayingModel(turns, journal.turns, {
-        onReplayed: (step) => {
-          steps = step;
-        },
-        beforeLive: () => attempt.boundary(),
-      });
-      const localTools = this.#deps.toolProviders?.length
-        ? await this.#localTools({
-            run,
-            agent,
-            definition: def,
-            environment,
-            tracer: this.#deps.tracer,
-            event: (type, payload) => {
-              const clean = redactor.value(payload) as Record<string, unknown>;
-              recorder.record([{ type, payload: clean }]);
-              emit({ type: 'tool_progress', runId: run.id, eventType: type, payload: clean });
-            },
-          })
-        : undefined;
-      const tools = buildRunTools({
-        ...(localTools ? { localTools } : {}),
-        pool: this.#deps.pool,
-        tracer: this.#deps.tracer,
-        wiring,
-        environment,
-        currentStep: () => steps,
-        onToolStart: (call) => attempt.act(call),
-        stopRun: (err) => storeFailed.abort(err),
-        resume: (call) => attempt.decide(call),
-        idempotencyKey: (step, callId) => attempt.key(step, callId),
-        onToolCall: (call) => {
-          recorder.record([
-            {
-              type: 'tool_call',
-              durationMs: call.durationMs,
-              payload: {
-                step: call.step,
-                tool: call.tool,
-                server: call.server,
-                arguments: redactor.value(call.arguments),
-                result: cut(redactor.text(call.result), maxChars),
-                success: call.success,
-                ...(call.error ? { error: cut(redactor.text(call.error), maxChars) } : {}),
-              },
-              journal: {
-                id: call.id,
-                step: call.step,
-                text: redactor.text(call.result),
-                ...(call.error !== undefined ? { error: redactor.text(call.error) } : {}),
-              },
-            },
-          ]);
-          attempt.noteOutcome({
-            id: call.id,
-            step: call.step,
-            tool: call.tool,
-            server: call.server,
-            args: call.arguments,
-          });
-          emit({ type: 'tool_call', runId: run.id, call });
-        },
-        runSubAgent: async (sub, task, variables, key) => {
-          const finished = await this.#subAgentRun(
-            run,
-            { sub, task, variables, key },
-            { ...options, signal },
-            depth,
-            storedOnce,
-          );
-          recorder.record([
-            {
-              type: 'sub_agent',
-              payload: { agent: sub.name, child_run_id: finished.id, status: finished.status },
-            },
-          ]);
-          emit({
-            type: 'sub_agent',
-            runId: run.id,
-            childRunId: finished.id,
-            agent: sub.name,
-            status: finished.status,
-          });
-          return { run: finished, output: finished.finalResponse ?? '' };
-        },
-      });
-
-      const gone = pinned?.tools.filter((name) => !(name in tools)) ?? [];
-      if (gone.length > 0) {
-        throw new AgentCoreError(
-          'TOOL_GONE',
-          `Run ${run.id} started with tool${gone.length > 1 ? 's' : ''} ${gone.map((n) => `"${n}"`).join(', ')}, ` +
-            `which agent "${agent.name}" no longer has in environment "${environment}" (its MCP server was removed, or failed at the last sync), so it cannot be resumed. ` +
-            'Sync the environment with that server, or run the task again.',
-          { agent: agent.name, tools: gone },
-        );
-      }
-      const messages = prompt.messages.map((m) => ({
-        role: m.role,
-        content: m.content,
-      })) as ModelMessage[];
-      const call = {
-        model,
-        ...(prompt.system ? { system: prompt.system } : {}),
-        messages,
-        tools,
-        stopWhen: stepCountIs(def.maxSteps),
-        abortSignal: signal,
-        maxRetries: this.#deps.maxRetries ?? 3,
-      };
-      const result = onText
-        ? await streamedText(call)
-        : await generateText({
-            ...call,
-            ...(schema ? { output: Output.object({ schema: jsonSchema(schema) }) } : {}),
-          });
-      const last = result.steps.at(-1);
-      if (last && last.finishReason === 'tool-calls') {
-        throw new AgentCoreError(
-          'MAX_STEPS_REACHED',
-          `Agent "${agent.name}" used all ${def.maxSteps} model turns (max_steps) without a final answer. ` +
-            'Raise max_steps in its prompt file or narrow the task.',
-          { agent: agent.name, max_steps: def.maxSteps },
-        );
-      }
-      const finalResponse = schema ? JSON.stringify(result.output) : result.text;
-      const finalEvents = await recorder.takeRest();
-      return await this.#finish(run, options, () =>
-        stored(() =>
-          store.runs.markCompleted(run.id, {
-            ...(finalEvents ? { finalEvents } : {}),
-            finalResponse: redactor.text(finalResponse),
-            ...progress(),
-          }),
-        ),
-      );
-    } catch (err) {
-      // Classified before any await, so a timer firing meanwhile cannot relabel the failure.
-      if (timer) clearTimeout(timer);
-      const status = timeout?.signal.aborted ? 'timeout' : cancel?.aborted ? 'cancelled' : 'error';
-      // A tool call's store write failed: that is why the run stops, not the abort it caused.
-      const failure: unknown = storeFailed.signal.aborted ? storeFailed.signal.reason : err;
-      // Handed over by a graceful stop. A sub-agent's run its parent executes never is (its
-      // signal lets the run finish); one a worker took from the queue is, like any run.
-      const interrupted = status === 'cancelled' && cancel?.reason instanceof RunInterrupted;
-      // Only this run's own lease: a parent's lost lease cancels its child like any cancel.
-      if (
-        status === 'cancelled' &&
-        cancel?.reason instanceof LeaseLost &&
-        cancel.reason.runId === run.id
-      ) {
-        // Another worker (or recovery) holds the run now: write nothing more on it.
-        return (await store.runs.get(run.id)) ?? run;
-      }
-      // A handed-over run's turn whose calls never left is asked again by its next attempt.
-      await recorder.flush(!interrupted).catch(() => undefined);
-      // Handed over (a graceful stop): back in the queue, to be resumed from its journal (the
-      // store writes why its attempt ended, and refuses a run someone asked to stop: that one
-      // ends `cancelled` below).
-      let askedToStop = false;
-      if (interrupted) {
-        if (await store.runs.requeue(run.id, options.workerId, 'graceful stop')) {
-          return (await store.runs.get(run.id)) ?? run;
-        }
-        askedToStop = true;
-      }
-      const message = askedToStop
-        ? this.#describe(failure, 'cancelled', timeout)
-        : redactor.text(this.#describe(failure, status, timeout));
-      const endStatus = askedToStop ? 'cancelled' : status;
-      await storedOnce(() =>
-        store.runEvents.append(run.id, {
-          type: 'run_error',
-          payload: { message, status: endStatus },
-        }),
-      );
-      return await this.#finish(run, options, () =>
-        stored(() =>
-          store.runs.markFailed(run.id, { status: endStatus, error: message, ...progress() }),
-        ),
-      );
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
-  }
-
-  #describe(err: unknown, status: string, timeout: AbortController | undefined): string {
-    if (status === 'timeout')
-      return `Run ${String((timeout?.signal.reason as Error | undefined)?.message ?? 'timed out')}.`;
-    if (status === 'cancelled') return CANCELLED_MESSAGE;
-    if (isAgentCoreError(err)) return err.message;
-    const classified = classifyProviderError(err);
-    return classified.message;
-  }
-
   /** Writes the end of a run; if another party already ended it, returns what is stored. */
-  async #finish(run: Run, _options: ExecuteOptions, write: () => Promise<Run>): Promise<Run> {
+  async #finish(run: Run, write: () => Promise<Run>): Promise<Run> {
     try {
       const ended = await write();
       this.#endedHere.add(ended);
@@ -964,32 +477,4 @@ function unlessInterrupted(signal: AbortSignal): AbortSignal {
   if (signal.aborted) follow();
   else signal.addEventListener('abort', follow, { once: true });
   return child.signal;
-}
-
-/**
- * `generateText`'s answer, streamed: the same call through `streamText` (its text reaches the
- * caller as it arrives, through model-turns' onTextDelta), then the steps and text once it ends. A
- * failure surfaces as the error itself, as generateText's would. There is never an `output`:
- * an agent with an output schema is not streamed.
- */
-async function streamedText(call: {
-  model: LanguageModel;
-  system?: string;
-  messages: ModelMessage[];
-  tools: ToolSet;
-  stopWhen: StopCondition<ToolSet>;
-  abortSignal: AbortSignal;
-  maxRetries: number;
-}): Promise<{ steps: StepResult<ToolSet>[]; text: string; output?: undefined }> {
-  // An error part of the stream and a failure while reading it (an abort) are both the run's.
-  let failure: unknown;
-  const stream = streamText({
-    ...call,
-    onError: ({ error }) => {
-      failure ??= error;
-    },
-  });
-  await stream.consumeStream({ onError: (error) => (failure ??= error) });
-  if (failure !== undefined) throw failure;
-  return { steps: await stream.steps, text: await stream.text };
 }

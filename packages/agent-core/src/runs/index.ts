@@ -1,5 +1,6 @@
 // Where a run starts (submit-run.ts, the one door), how it is worked (run-workers.ts) and
-// executed (agent-runner.ts), and how a run looks on every surface (run-view.ts).
+// executed (agent-runner.ts: the lease and span; run-attempt.ts: one attempt's model loop), and
+// how a run looks on every surface (run-view.ts).
 export { createRunDoor } from './run-door.js';
 export type { RunDoor } from './run-door.js';
 export {

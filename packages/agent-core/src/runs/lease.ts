@@ -1,4 +1,4 @@
-import type { RecoveryPolicy } from '@junction/store';
+import type { RecoveryPolicy, Store } from '@junction/store';
 
 /** How long a worker's claim on a run holds without renewal; renewed every third of it. */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -41,4 +41,44 @@ export class RunInterrupted extends Error {
     super(message);
     this.name = 'RunInterrupted';
   }
+}
+
+/** Abort reason of a run whose lease this worker no longer holds. */
+export class LeaseLost extends Error {
+  readonly runId: number;
+  constructor(runId: number, workerId: string) {
+    super(
+      `worker ${workerId} no longer holds run ${runId}; another worker or recovery took it over`,
+    );
+    this.name = 'LeaseLost';
+    this.runId = runId;
+  }
+}
+
+/**
+ * Keeps `workerId`'s lease on a run while it executes: renewed every third of the lease (at
+ * least every second); `halt` is aborted with LeaseLost once a renewal is refused (the run
+ * stalled past its lease and another worker took it over, or recovery failed it). Returns how
+ * to stop renewing.
+ */
+export function holdLease(
+  store: Pick<Store, 'runs'>,
+  run: { id: number },
+  workerId: string,
+  leaseMs: number,
+  halt: AbortController,
+): () => void {
+  const renew = setInterval(
+    () => {
+      void store.runs.renewLease(run.id, workerId, leaseMs).then(
+        (held) => {
+          if (!held) halt.abort(new LeaseLost(run.id, workerId));
+        },
+        () => undefined,
+      );
+    },
+    Math.max(1000, leaseMs / 3),
+  );
+  renew.unref();
+  return () => clearInterval(renew);
 }
