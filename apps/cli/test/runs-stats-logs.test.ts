@@ -6,7 +6,7 @@ import { appendFileSync, mkdirSync, rmSync, truncateSync, writeFileSync } from '
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { openStore, type Store } from '@junction/store';
+import { openStore, type RunOrigin, type Store } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import { tempConfigHome, type CliResult, baseEnv } from './run-cli.js';
 
@@ -58,6 +58,7 @@ interface RunSpec {
   parentRunId?: number;
   finalResponse?: string;
   traceId?: string;
+  origin?: RunOrigin;
 }
 
 /** Queues a run at the store's current time, then claims and ends it `durationMs` later. */
@@ -77,6 +78,7 @@ async function addRun(
     model: spec.model ?? null,
     parentRunId: spec.parentRunId ?? null,
     traceId: spec.traceId ?? null,
+    ...(spec.origin ? { origin: spec.origin } : {}),
   });
   if (spec.end === 'queued') return run.id;
   const claimed = await store.runs.claimNext('test-worker', 3_600_000);
@@ -151,6 +153,7 @@ describe('junction runs, stats and logs', () => {
         durationMs: 30_000,
         end: 'error',
         error: 'model exploded',
+        origin: { workflowRunId: 9, workflowStep: 'summarise' },
       });
       ids.timeout = await addRun(ws, t + 30, {
         agent: 'reader',
@@ -317,6 +320,7 @@ describe('junction runs, stats and logs', () => {
         completed_at: expect.stringMatching(/Z$/),
         cancel_requested_at: null,
         attempt: 1,
+        origin: null,
       });
     });
 
@@ -453,6 +457,9 @@ describe('junction runs, stats and logs', () => {
       expect(child.stdout).toMatch(new RegExp(`^ {2}parent run\\s+${ids.main}$`, 'm'));
       expect(child.stdout).toContain('No events.');
       expect(failed.stdout).toMatch(/^ {2}error\s+model exploded$/m);
+      // What started it, when that was not its caller alone; a run without one has no line.
+      expect(failed.stdout).toMatch(/^ {2}origin\s+workflow run 9, step summarise$/m);
+      expect(verbose.stdout).not.toMatch(/^ {2}origin/m);
       expect(failed.stdout).toMatch(/^ {2}cost\s+\$0\.000420$/m);
       expect(failed.stdout).toMatch(/#1\s+run_error\s+-\s+model exploded$/m);
     });

@@ -41,6 +41,7 @@ export function runSummary(run: Run): Record<string, unknown> {
     trace_id: _trace,
     cancel_requested_at: _cancel,
     attempt: _attempt,
+    origin: _origin,
     ...line
   } = mcpRunView(run);
   const { task } = line;

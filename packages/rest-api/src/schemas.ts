@@ -109,6 +109,18 @@ export const runSchema = z
     attempt: count.describe(
       'Attempts started: more than 1 when the run was interrupted and resumed (docs/runs.md)',
     ),
+    origin: z
+      .object({
+        workflow_run_id: z.int().nullable().describe('The workflow run whose step started it'),
+        workflow_step: z.string().nullable().describe('That step (state) id'),
+        schedule_id: z.int().nullable().describe('The schedule whose fire started it'),
+        platform_run_id: z
+          .string()
+          .nullable()
+          .describe("The management platform's run id it was started for"),
+      })
+      .nullable()
+      .describe('What started it besides its caller; null for none (a sub-agent: parent_run_id)'),
   })
   .describe('A run');
 

@@ -70,6 +70,7 @@ describe('GET /api/v1/runs', () => {
       completed_at: runs.completed.completedAt?.toISOString(),
       cancel_requested_at: null,
       attempt: 1,
+      origin: null,
     });
   });
 
@@ -276,5 +277,48 @@ describe('GET /api/v1/runs/:run_id', () => {
     const answer = await call(`${s.url}${RUNS}${suffix}`);
     expect(expectError(answer, 400, 'INVALID_PARAMETER').details).toMatchObject({ field });
     doc.expectDocumented('get', RUN, answer);
+  });
+});
+
+describe("a run's origin", () => {
+  it('says the workflow run and step, schedule or platform run that started a run; null for none', async () => {
+    const { triage } = s.seed;
+    const fromStep = await s.store.runs.create({
+      agentId: triage.id,
+      agentName: triage.name,
+      environmentId: triage.environmentId,
+      task: 'a step of a workflow',
+      source: 'workflow',
+      origin: { workflowRunId: 41, workflowStep: 'label' },
+    });
+    const fromPlatform = await s.store.runs.create({
+      agentId: triage.id,
+      agentName: triage.name,
+      environmentId: triage.environmentId,
+      task: 'for the platform',
+      source: 'management',
+      origin: { platformRunId: 'plat-7' },
+    });
+    const detail = await call(`${s.url}${RUNS}/${fromStep.id}`);
+    doc.expectDocumented('get', RUN, detail);
+    expect(detail.body).toMatchObject({
+      origin: {
+        workflow_run_id: 41,
+        workflow_step: 'label',
+        schedule_id: null,
+        platform_run_id: null,
+      },
+    });
+    const list = await call(`${s.url}${RUNS}?source=management`);
+    doc.expectDocumented('get', RUNS, list);
+    const items = (list.body as { items: Array<{ run_id: number; origin: unknown }> }).items;
+    expect(items.find((r) => r.run_id === fromPlatform.id)?.origin).toEqual({
+      workflow_run_id: null,
+      workflow_step: null,
+      schedule_id: null,
+      platform_run_id: 'plat-7',
+    });
+    const direct = await call(`${s.url}${RUNS}/${s.seed.runs.completed.id}`);
+    expect(direct.body).toMatchObject({ origin: null });
   });
 });

@@ -41,6 +41,16 @@ export interface Run {
   started_at: string | null;
   completed_at: string | null;
   cancel_requested_at: string | null;
+  /** What started it besides its caller; absent from servers older than the field. */
+  origin?: RunOrigin | null;
+}
+
+/** The workflow run and step, schedule or management platform run that started a run. */
+export interface RunOrigin {
+  workflow_run_id: number | null;
+  workflow_step: string | null;
+  schedule_id: number | null;
+  platform_run_id: string | null;
 }
 
 export interface RunEvent {

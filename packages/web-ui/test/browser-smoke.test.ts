@@ -154,6 +154,10 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
       await page.getByRole('link', { name: 'Open in trace viewer' }).getAttribute('href'),
     ).toBe(`${viewer.origin}/#/traces/${TRACE_ID}`);
     expect(await page.locator('.facts').first().textContent()).toContain('$0.0012');
+    // What started it: a workflow run's step, linked.
+    expect(await page.getByRole('link', { name: 'Run 5, step ask' }).getAttribute('href')).toBe(
+      '#/workflow-runs/5',
+    );
     // Its attempts: which worker ran which steps, and why the first one ended.
     expect(await page.getByRole('heading', { name: 'Attempts (2)' }).count()).toBe(1);
     const attempt = async (n: number): Promise<string[]> =>

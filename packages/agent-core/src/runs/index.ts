@@ -49,7 +49,7 @@ export type { LocalTool } from './run-tools.js';
 export { attemptViews, isoOrNull, runAttempts, runView } from './run-view.js';
 export { exportedTask } from './task-redaction.js';
 export { oneLine, summarizeEvent } from './event-summary.js';
-export type { AttemptView, RunView } from './run-view.js';
+export type { AttemptView, RunOriginView, RunView } from './run-view.js';
 // The run view's `cost_usd` comes from these; surfaces build theirs from config.yaml's `pricing`.
 export { createPricing } from '../models/pricing.js';
 export type { ModelPrice, ModelRate, Pricing } from '../models/pricing.js';

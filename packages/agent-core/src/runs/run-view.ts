@@ -33,6 +33,19 @@ export interface RunView {
   cancel_requested_at: string | null;
   /** Attempts started: 1 for a run that was never interrupted (0 while queued the first time). */
   attempt: number;
+  /** What started it when that was not its caller alone (docs/runs.md); null for none. */
+  origin: RunOriginView | null;
+}
+
+/**
+ * Where a run came from: the workflow run and step, the schedule, or the management platform's
+ * run that started it. A sub-agent's run says its parent in `parent_run_id` instead.
+ */
+export interface RunOriginView {
+  workflow_run_id: number | null;
+  workflow_step: string | null;
+  schedule_id: number | null;
+  platform_run_id: string | null;
 }
 
 /**
@@ -79,7 +92,18 @@ export function runView(run: Run, pricing: Pricing = BUILT_IN_PRICING): RunView 
     completed_at: isoOrNull(run.completedAt),
     cancel_requested_at: isoOrNull(run.cancelRequestedAt),
     attempt: run.attempt,
+    origin: originView(run),
   };
+}
+
+function originView(run: Run): RunOriginView | null {
+  const origin = {
+    workflow_run_id: run.originWorkflowRunId,
+    workflow_step: run.originWorkflowStep,
+    schedule_id: run.originScheduleId,
+    platform_run_id: run.originPlatformRunId,
+  };
+  return Object.values(origin).every((value) => value === null) ? null : origin;
 }
 
 /** The attempts of a run, from its `attempt_ended` and `resumed` events and the run itself. */

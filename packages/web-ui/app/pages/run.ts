@@ -2,13 +2,13 @@
 // its turns and tool calls, a link to its trace, and Cancel while it is queued or running. Re-read every second until it ends.
 import { ApiError } from '../api.js';
 import { badge, codeBlock, dataTable, facts, link, section, time } from '../components.js';
-import { h } from '../dom.js';
+import { h, type Child } from '../dom.js';
 import { formatCost, formatCount, formatDuration } from '../format.js';
 import { pageHeading, renderIfChanged, type PageContext } from '../page.js';
 import { wait } from '../wait.js';
 import { idPath, routeHash } from '../router.js';
 import { renderRunEvents } from '../run-events.js';
-import type { Run, RunAttempt, RunDetail } from '../types.js';
+import type { Run, RunAttempt, RunDetail, RunOrigin } from '../types.js';
 
 const POLL_MS = 1000;
 const ENDED = new Set(['completed', 'error', 'timeout', 'cancelled']);
@@ -83,6 +83,7 @@ function view(ctx: PageContext, run: RunDetail): Node {
           ),
         ],
         ['Source', run.source],
+        ...originFacts(run.origin ?? null),
         ['Model', run.model ?? '—'],
         run.parent_run_id !== null && [
           'Parent run',
@@ -133,6 +134,25 @@ function view(ctx: PageContext, run: RunDetail): Node {
         : codeBlock(`${run.event_count} events (not sent by the server).`),
     ),
   );
+}
+
+/** What started the run besides its caller: the workflow run (linked), schedule, platform run. */
+function originFacts(origin: RunOrigin | null): Array<[string, Child]> {
+  if (origin === null) return [];
+  const facts: Array<[string, Child]> = [];
+  if (origin.workflow_run_id !== null) {
+    const step = origin.workflow_step !== null ? `, step ${origin.workflow_step}` : '';
+    facts.push([
+      'Workflow run',
+      link(
+        routeHash(idPath('workflow-runs', origin.workflow_run_id)),
+        `Run ${origin.workflow_run_id}${step}`,
+      ),
+    ]);
+  }
+  if (origin.schedule_id !== null) facts.push(['Schedule', `#${origin.schedule_id}`]);
+  if (origin.platform_run_id !== null) facts.push(['Platform run', origin.platform_run_id]);
+  return facts;
 }
 
 /**

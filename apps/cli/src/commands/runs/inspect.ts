@@ -72,6 +72,7 @@ export default class RunsInspect extends JunctionCommand {
       this.log(`Run ${v.run_id}  ${v.agent_name}  ${v.status}`);
       this.log(`  source          ${v.source}`);
       this.log(`  parent run      ${dash(v.parent_run_id)}`);
+      if (v.origin !== null) this.log(`  origin          ${originText(v.origin)}`);
       this.log(`  model           ${dash(v.model)}`);
       this.log(`  steps           ${v.steps_taken}`);
       this.log(`  tokens          ${v.input_tokens} in / ${v.output_tokens} out`);
@@ -124,6 +125,19 @@ export default class RunsInspect extends JunctionCommand {
 }
 
 /** Multi-line text under a label: the lines after the first are indented to the label's width. */
+/** A run's origin in one line: `workflow run 12, step build`, `schedule 3`, `platform run abc`. */
+function originText(origin: NonNullable<RunView['origin']>): string {
+  return [
+    origin.workflow_run_id !== null &&
+      `workflow run ${origin.workflow_run_id}` +
+        (origin.workflow_step !== null ? `, step ${origin.workflow_step}` : ''),
+    origin.schedule_id !== null && `schedule ${origin.schedule_id}`,
+    origin.platform_run_id !== null && `platform run ${origin.platform_run_id}`,
+  ]
+    .filter((part) => part !== false)
+    .join('; ');
+}
+
 function indentRest(text: string, width: number): string {
   return text.replace(/\n/g, `\n${' '.repeat(width)}`);
 }
