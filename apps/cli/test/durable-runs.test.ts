@@ -6,7 +6,7 @@
 // again; the run is recovered as "process lost" and resumed by the new process. Across attempts:
 // a graceful stop (SIGTERM) hands the run over, a prompt changed meanwhile does not reach it,
 // runs.max_attempts ends a run that keeps dying, and a follower sees one run.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -33,6 +33,11 @@ interface RunRecord {
   status: string;
   final_response: string | null;
   error: string | null;
+}
+
+interface WorkflowRunDetail {
+  workflow_run: { status: string; output: unknown };
+  steps: Array<{ name: string; status: string; output: unknown; run_id: number | null }>;
 }
 
 let fake: FakeOpenAI | undefined;
@@ -401,5 +406,96 @@ describe('a run across attempts', () => {
     const parentEvents = await eventsOf(second, id);
     expect(parentEvents.filter((e) => e.type === 'model_turn')).toHaveLength(2);
     expect(parentEvents.filter((e) => e.type === 'sub_agent')).toHaveLength(1);
+  });
+
+  it("resumes a workflow step's run; the step sees one result and the workflow goes on once", async () => {
+    const { env, calls, root } = await workspace();
+    const workflows = path.join(root, 'environments', 'default', 'workflows');
+    mkdirSync(workflows, { recursive: true });
+    writeFileSync(
+      path.join(workflows, 'pipeline.workflow.yaml'),
+      [
+        'id: pipeline',
+        'name: Act then report',
+        'start: act',
+        'states:',
+        '  - id: act',
+        '    type: agent',
+        '    agent: assistant',
+        '    task: "act on {{ tag }}"',
+        '    resultPath: acted',
+        '    transition: report',
+        '  - id: report',
+        '    type: agent',
+        '    agent: assistant',
+        '    task: "report on {{ tag }}"',
+        '    resultPath: reported',
+        '    end: true',
+        '',
+      ].join('\n'),
+    );
+    const sync = await runCliAsync(['sync', 'default'], env);
+    expect(sync.status).toBe(0);
+    fake!.script([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'act' } }] },
+      { hang: true },
+      { text: 'acted: 42' },
+      { text: 'reported' },
+    ]);
+    const first = await serve(env);
+    const started = await fetch(
+      `http://127.0.0.1:${first.ports.api}/api/v1/workflows/pipeline/runs`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { tag: 'wf-1' } }),
+      },
+    );
+    expect(started.status).toBe(202);
+    const workflowRunId = ((await started.json()) as { workflow_run: { id: number } }).workflow_run
+      .id;
+    // The first step's run has called its tool and waits on its second turn.
+    await until("the first step's second turn to be asked", async () =>
+      fake!.requests.length >= 2 ? true : undefined,
+    );
+    await killHard(first);
+
+    const second = await serve(env);
+    const detail = await until('the workflow run to complete', async () => {
+      const body = await getJson<WorkflowRunDetail>(
+        second,
+        `/api/v1/workflow-runs/${workflowRunId}`,
+      );
+      return ['completed', 'failed', 'cancelled'].includes(body.workflow_run.status)
+        ? body
+        : undefined;
+    });
+    expect(detail.workflow_run).toMatchObject({
+      status: 'completed',
+      output: expect.objectContaining({ response: 'reported' }),
+    });
+    // Each step ran once, through one run: the first step's run was resumed, not started again.
+    const actSteps = detail.steps.filter((step) => step.name === 'act');
+    expect(actSteps).toHaveLength(1);
+    expect(actSteps[0]).toMatchObject({
+      status: 'completed',
+      output: expect.objectContaining({ response: 'acted: 42' }),
+    });
+    expect(detail.steps.filter((step) => step.name === 'report')).toHaveLength(1);
+    const actRun = await getJson<RunRecord & { attempt: number; origin: unknown }>(
+      second,
+      `/api/v1/runs/${actSteps[0]!.run_id}`,
+    );
+    expect(actRun).toMatchObject({
+      status: 'completed',
+      attempt: 2,
+      origin: { workflow_run_id: workflowRunId, workflow_step: 'act#1' },
+    });
+    // The tool (not safe to repeat) was called once; the finished first turn was not asked again.
+    expect(callsIn(calls).map((c) => [c.tool, c.key])).toEqual([
+      ['echo', `junction:run-${actSteps[0]!.run_id}:step-1:call-0`],
+    ]);
+    expect(fake!.requests).toHaveLength(4);
+    expect(fake!.requests[2]!.body.messages).toEqual(fake!.requests[1]!.body.messages);
   });
 });

@@ -153,7 +153,7 @@ describe('junction runs, stats and logs', () => {
         durationMs: 30_000,
         end: 'error',
         error: 'model exploded',
-        origin: { workflowRunId: 9, workflowStep: 'summarise' },
+        origin: { workflowRunId: 9, workflowStep: 'summarise#1' },
       });
       ids.timeout = await addRun(ws, t + 30, {
         agent: 'reader',
@@ -458,7 +458,7 @@ describe('junction runs, stats and logs', () => {
       expect(child.stdout).toContain('No events.');
       expect(failed.stdout).toMatch(/^ {2}error\s+model exploded$/m);
       // What started it, when that was not its caller alone; a run without one has no line.
-      expect(failed.stdout).toMatch(/^ {2}origin\s+workflow run 9, step summarise$/m);
+      expect(failed.stdout).toMatch(/^ {2}origin\s+workflow run 9, step summarise#1$/m);
       expect(verbose.stdout).not.toMatch(/^ {2}origin/m);
       expect(failed.stdout).toMatch(/^ {2}cost\s+\$0\.000420$/m);
       expect(failed.stdout).toMatch(/#1\s+run_error\s+-\s+model exploded$/m);

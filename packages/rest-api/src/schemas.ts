@@ -112,7 +112,10 @@ export const runSchema = z
     origin: z
       .object({
         workflow_run_id: z.int().nullable().describe('The workflow run whose step started it'),
-        workflow_step: z.string().nullable().describe('That step (state) id'),
+        workflow_step: z
+          .string()
+          .nullable()
+          .describe("That step's path: its state id and attempt (build#1)"),
         schedule_id: z.int().nullable().describe('The schedule whose fire started it'),
         platform_run_id: z
           .string()

@@ -289,7 +289,7 @@ describe("a run's origin", () => {
       environmentId: triage.environmentId,
       task: 'a step of a workflow',
       source: 'workflow',
-      origin: { workflowRunId: 41, workflowStep: 'label' },
+      origin: { workflowRunId: 41, workflowStep: 'label#1' },
     });
     const fromPlatform = await s.store.runs.create({
       agentId: triage.id,
@@ -304,7 +304,7 @@ describe("a run's origin", () => {
     expect(detail.body).toMatchObject({
       origin: {
         workflow_run_id: 41,
-        workflow_step: 'label',
+        workflow_step: 'label#1',
         schedule_id: null,
         platform_run_id: null,
       },

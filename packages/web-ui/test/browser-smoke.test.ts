@@ -155,7 +155,7 @@ describeInBrowser('the dashboard and trace viewer in Chromium', () => {
     ).toBe(`${viewer.origin}/#/traces/${TRACE_ID}`);
     expect(await page.locator('.facts').first().textContent()).toContain('$0.0012');
     // What started it: a workflow run's step, linked.
-    expect(await page.getByRole('link', { name: 'Run 5, step ask' }).getAttribute('href')).toBe(
+    expect(await page.getByRole('link', { name: 'Run 5, step ask#1' }).getAttribute('href')).toBe(
       '#/workflow-runs/5',
     );
     // Its attempts: which worker ran which steps, and why the first one ended.

@@ -3,7 +3,12 @@
 // goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
 // a lease that runs out, and the next poll anywhere takes the run over.
 import { randomBytes } from 'node:crypto';
-import { AnnouncementTaker, newWorkerId, type RunBus } from '@junction/agent-core/runs';
+import {
+  AnnouncementTaker,
+  deadOnThisHost,
+  newWorkerId,
+  type RunBus,
+} from '@junction/agent-core/runs';
 import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import {
@@ -96,6 +101,8 @@ export class WorkflowWorkers {
   #backlog = true;
   /** Takes due runs announced on the bus for idle workers here. */
   #taker: AnnouncementTaker | undefined;
+  /** When start or an idle poll last looked for dead workers of this host (#pollDeadPeers). */
+  #lastPeerCheck = 0;
 
   constructor(options: WorkflowWorkersOptions) {
     this.#o = { concurrency: 4, pollMs: 500, leaseMs: 60_000, ...options };
@@ -118,6 +125,43 @@ export class WorkflowWorkers {
       this.#taker.start();
     }
     this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#work());
+    this.#pollDeadPeers();
+  }
+
+  /**
+   * Runs held by a worker of this host whose process is gone (a `kill -9`, a crash) are taken
+   * over at once, not when their lease runs out: looked for at start and on idle polls, at most
+   * once per poll interval.
+   */
+  #pollDeadPeers(): void {
+    const now = Date.now();
+    if (now - this.#lastPeerCheck < this.#o.pollMs) return;
+    this.#lastPeerCheck = now;
+    void this.#releaseDeadOnThisHost().catch((err: unknown) =>
+      this.#o.logger.warn('could not look for workflow runs of dead workers', {
+        error: messageOf(err),
+      }),
+    );
+  }
+
+  async #releaseDeadOnThisHost(): Promise<void> {
+    const { store, logger } = this.#o;
+    const active = await store.workflowRuns.list({
+      status: ['pending', 'running', 'waiting_approval'],
+      limit: 10_000,
+    });
+    for (const run of active) {
+      if (run.workerId === null || this.#inFlight.has(run.id) || !deadOnThisHost(run.workerId))
+        continue;
+      if (await store.workflowRuns.expireLease(run.id, run.workerId)) {
+        logger.warn('workflow run recovered from a dead worker', {
+          workflow_run_id: run.id,
+          worker_id: run.workerId,
+        });
+        this.#backlog = true;
+        this.#wakeOne();
+      }
+    }
   }
 
   /** Renews the lease of every run in flight here; one cancelled or taken over is stopped. */
@@ -241,6 +285,7 @@ export class WorkflowWorkers {
           const timer = setTimeout(() => {
             this.#wake = this.#wake.filter((w) => w !== wake);
             this.#backlog = true;
+            this.#pollDeadPeers();
             resolve(undefined);
           }, this.#o.pollMs);
           const wake = (handed?: WorkflowRun): void => {

@@ -1,6 +1,7 @@
 // Workflow runs survive `kill -9` of the process advancing them, and two processes sharing
 // one store advance each run exactly once (real processes: test/fixtures/workflow-worker.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
@@ -165,6 +166,34 @@ states:
     );
     expect(attempts.map((s) => [s.attempt, s.status])).toEqual([[1, 'completed']]);
   }, 180_000);
+
+  it('takes over at once a workflow run whose process on this host died, not when its hour-long lease runs out', async () => {
+    h = await createHarness({ workers: false });
+    h.workflow(
+      'quick.workflow.yaml',
+      `id: quick
+start: only
+states:
+  - {id: only, type: transform, expression: '{"done": true}', end: true}
+`,
+    );
+    await h.sync();
+    const { run } = await startWorkflowRun(
+      { store: h.store },
+      { workflow_id: 'quick', source: 'api' },
+    );
+    // Held, for an hour, by a worker of this host whose process has exited.
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const deadWorker = `${os.hostname()}:${gone.pid}:dead00:wf`;
+    expect(await h.store.workflowRuns.claimNext(deadWorker, 3_600_000)).toMatchObject({
+      id: run.id,
+      workerId: deadWorker,
+    });
+    h.workers.start();
+    const ended = await h.waitFor(run.id);
+    expect(ended).toMatchObject({ status: 'completed', output: { done: true } });
+  });
 
   it('two processes sharing one store advance each workflow run exactly once', async () => {
     h = await createHarness({ workers: false });

@@ -23,7 +23,14 @@ export type { RunRequest, RunRequestInput } from './run-request.js';
 export type { RunDispatch, RunEndings, RunReservation } from './dispatch.js';
 export { cancelRun } from './cancel-run.js';
 export type { CancelledRun, CancelRunDeps, CancelRunOptions, RunCanceller } from './cancel-run.js';
-export { announceQueued, isFinal, newWorkerId, processAlive, RunWorkers } from './run-workers.js';
+export {
+  announceQueued,
+  deadOnThisHost,
+  isFinal,
+  newWorkerId,
+  processAlive,
+  RunWorkers,
+} from './run-workers.js';
 export { AnnouncementTaker } from './run-bus.js';
 export type { Announcement, RunBus, RunStateMessage, WorkKind } from './run-bus.js';
 export { followRun } from './follow-run.js';

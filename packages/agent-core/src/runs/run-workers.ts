@@ -93,6 +93,15 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
+ * True when a worker id (`host:pid:…`, see newWorkerId) names a process of this host that no
+ * longer exists: what it held (a run, a workflow run) is abandoned now, not when its lease runs out.
+ */
+export function deadOnThisHost(workerId: string | null): boolean {
+  const [host, pid] = (workerId ?? '').split(':');
+  return host === os.hostname() && pid !== undefined && pid !== '' && !processAlive(Number(pid));
+}
+
+/**
  * The workers of one process. They claim runs atomically from the store, so several processes
  * can share one store without running a run twice; a run submitted here while a worker is idle
  * is handed to it as it is written (no claim round trip).
@@ -260,10 +269,8 @@ export class RunWorkers implements RunDispatch, RunEndings {
   async #recoverDeadOnThisHost(): Promise<RecoveredRuns> {
     const { store } = this.#o;
     const recovered: RecoveredRuns = { requeued: [], failed: [] };
-    const host = os.hostname();
     for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
-      const [runHost, pid] = (run.workerId ?? '').split(':');
-      if (runHost === host && pid && !processAlive(Number(pid)) && !this.#inFlight.has(run.id)) {
+      if (deadOnThisHost(run.workerId) && !this.#inFlight.has(run.id)) {
         // Undefined when someone else finished or recovered it first.
         const outcome = await store.runs.recoverAbandoned(
           run.id,

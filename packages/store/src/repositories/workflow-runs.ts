@@ -318,6 +318,21 @@ export class WorkflowRunsRepository {
     });
   }
 
+  /**
+   * Ends the lease `workerId` holds on a run now (its process is known to be gone), so the next
+   * claim anywhere takes the run over; false if that worker no longer holds it.
+   */
+  async expireLease(id: number, workerId: string): Promise<boolean> {
+    const now = this.#ctx.now();
+    return this.#ctx.write('expire workflow run lease', async (db) => {
+      const result = await db
+        .update(workflowRuns)
+        .set({ leaseExpiresAt: now })
+        .where(held(id, workerId));
+      return result.rowsAffected > 0;
+    });
+  }
+
   /** Hands a run this worker holds back, waiting or due later; false if it no longer holds it. */
   async release(
     id: number,

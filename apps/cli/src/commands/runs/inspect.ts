@@ -125,7 +125,7 @@ export default class RunsInspect extends JunctionCommand {
 }
 
 /** Multi-line text under a label: the lines after the first are indented to the label's width. */
-/** A run's origin in one line: `workflow run 12, step build`, `schedule 3`, `platform run abc`. */
+/** A run's origin in one line: `workflow run 12, step build#1`, `schedule 3`, `platform run abc`. */
 function originText(origin: NonNullable<RunView['origin']>): string {
   return [
     origin.workflow_run_id !== null &&
