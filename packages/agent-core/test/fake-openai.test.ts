@@ -200,6 +200,37 @@ describe('fake-openai in process', () => {
     expect(finish[0]?.finish_reason).toBe('tool_calls');
   });
 
+  it('asks answer() for each unscripted request, with its body and its index in requests', async () => {
+    const seen: Array<[string, number]> = [];
+    const answering = await startFakeOpenAI({
+      steps: [{ text: 'scripted first' }],
+      answer: (body, index) => {
+        const last = body.messages?.at(-1)?.content;
+        seen.push([String(last), index]);
+        return last === 'leave it' ? undefined : { text: `answer ${index} to ${String(last)}` };
+      },
+    });
+    try {
+      const ask = async (content: string): Promise<string | null | undefined> => {
+        const res = await chat(answering.url, { messages: [{ role: 'user', content }] });
+        return ((await res.json()) as Completion).choices[0]?.message.content;
+      };
+      expect(await ask('one')).toBe('scripted first');
+      expect(await ask('two')).toBe('answer 1 to two');
+      // Undefined: the mode's answer.
+      expect(await ask('leave it')).toBe('echo: leave it');
+      expect(seen).toEqual([
+        ['two', 1],
+        ['leave it', 2],
+      ]);
+      await expect(startFakeOpenAI({ answer: 'text' as never })).rejects.toThrow(
+        /answer must be a function/,
+      );
+    } finally {
+      await answering.close();
+    }
+  });
+
   it('waits delayMs before answering', async () => {
     fake.script([{ delayMs: 150, text: 'late' }]);
     const started = Date.now();
