@@ -6,12 +6,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { createOpenAI } from '@ai-sdk/openai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { dynamicTool, generateText, jsonSchema, stepCountIs } from 'ai';
 import { startFakeModel } from '../shared.mjs';
 import { createModelCheck } from '@junction/agent-core/models';
 import { AgentRunner, RunWorkers, submitRun } from '@junction/agent-core/runs';
 import { McpClientPool } from '@junction/agent-core/mcp';
 import { syncEnvironment } from '@junction/agent-core/sync';
-import { resolvePaths, Workspace } from '@junction/config-templates';
+import { loadConfig, resolvePaths, storeOptionsOf, Workspace } from '@junction/config-templates';
+import { composeService } from '@junction/service-kit';
 import { openStore } from '@junction/store';
 import { createLogger, createMetrics, createTracing } from '@junction/telemetry';
 
@@ -60,6 +65,92 @@ export function startFake({ tool = 'add', toolArgs = '{"a":1,"b":2}' } = {}) {
     '--api-key',
     KEY,
   ]);
+}
+
+/**
+ * Junction composed as `junction serve` composes it (service-kit's composeService with
+ * `executes` and `traces`): the run door, workers, runner, notifier, metrics, spans kept in the
+ * store, the JSON log file — a `turns`-turn agent with the fixture MCP server's `add` tool,
+ * `concurrency` workers. Runs are submitted through the door and waited for as a surface does.
+ */
+export async function startServed(fakeUrl, { concurrency = 1 } = {}) {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
+  const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: KEY };
+  const paths = resolvePaths(env);
+  const workspace = new Workspace(paths);
+  await workspace.init();
+  const envDir = workspace.environmentDir('default');
+  rmSync(path.join(envDir, 'filesystem.json'));
+  writeFileSync(
+    path.join(envDir, 'tools.json'),
+    JSON.stringify({
+      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', 'add'] } },
+    }),
+  );
+  writeFileSync(
+    path.join(envDir, 'agents', 'assistant.prompt'),
+    `---\nmodel: openai/gpt-bench\ntools: [add]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n`,
+  );
+  writeFileSync(
+    paths.configFile,
+    `ai_base_url: ${fakeUrl}\nworkers:\n  concurrency: ${concurrency}\n`,
+  );
+  mkdirSync(paths.logsDir, { recursive: true });
+  const config = loadConfig({ paths, env });
+  const store = await openStore(storeOptionsOf(config));
+  const pool = new McpClientPool({});
+  const report = await syncEnvironment({
+    workspace,
+    store,
+    pool,
+    environment: 'default',
+    processEnv: env,
+  });
+  await pool.closeAll();
+  if (!report.ok) throw new Error('sync failed');
+  const logger = createLogger({
+    level: config.log_level,
+    format: config.log_format,
+    file: path.join(paths.logsDir, 'junction.log'),
+    stream: new Writable({ write: (_c, _e, d) => d() }),
+    env,
+  });
+  const service = composeService({
+    config,
+    store,
+    logger,
+    env,
+    version: 'bench',
+    executes: true,
+    traces: true,
+    workspace,
+  });
+  await service.start();
+  const agent = await store.agents.getByName(
+    (await store.environments.getByName('default')).id,
+    'assistant',
+  );
+  return {
+    async runOnce(i) {
+      const { run } = await service.runs.submit({
+        agent_id: agent.id,
+        task: `task ${i}`,
+        source: 'api',
+      });
+      const ended = await service.runs.waitFor(run.id, { timeoutMs: 60_000 });
+      if (ended.status !== 'completed' || ended.stepsTaken !== TURNS)
+        throw new Error(
+          `run ${run.id} ended ${ended.status} after ${ended.stepsTaken} turns: ${ended.error}`,
+        );
+      return ended;
+    },
+    async close() {
+      await service.stop(10_000);
+      await logger.close();
+      await store.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -212,4 +303,38 @@ export async function throughputPair(a, b, { count, concurrency, rounds }) {
   }
   process.stderr.write(`  ${per * rounds} runs each at concurrency ${concurrency} done\n`);
   return [(per * rounds) / sa, (per * rounds) / sb];
+}
+
+/** The baseline: the same agent as a minimal loop — AI SDK + MCP SDK, nothing stored. */
+export async function minimalLoop(fakeUrl) {
+  const client = new Client({ name: 'bench-minimal', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [mcpPath, '--tools', 'add'] }),
+  );
+  const { tools: listed } = await client.listTools();
+  const tools = Object.fromEntries(
+    listed.map((t) => [
+      t.name,
+      dynamicTool({
+        description: t.description ?? t.name,
+        inputSchema: jsonSchema(t.inputSchema),
+        execute: async (args) => {
+          const r = await client.callTool({ name: t.name, arguments: args });
+          return r.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
+        },
+      }),
+    ]),
+  );
+  const model = createOpenAI({ apiKey: KEY, baseURL: fakeUrl }).chat('gpt-bench');
+  const runOnce = async (i) => {
+    const r = await generateText({
+      model,
+      system: 'You add numbers.',
+      messages: [{ role: 'user', content: `task ${i}` }],
+      tools,
+      stopWhen: stepCountIs(25),
+    });
+    if (r.steps.length !== TURNS) throw new Error(`minimal loop took ${r.steps.length} turns`);
+  };
+  return { runOnce, close: () => client.close() };
 }
