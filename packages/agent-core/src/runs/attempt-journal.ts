@@ -205,10 +205,24 @@ export class AttemptJournal {
     const outcome = journal.outcomes.get(key);
     if (outcome) return { kind: 'replay', outcome };
     // Not asked for by a journaled turn: a call of this attempt.
-    if (!journal.calls.has(key)) return undefined;
+    const journaled = journal.calls.get(key);
+    if (!journaled) return undefined;
     // Its turn was journaled before it left, but no outcome was: it may have run, or not.
     const policy = this.#o.policy(call);
-    if (policy.safe || policy.action === 'retry') return undefined;
+    if (policy.safe || policy.action === 'retry') {
+      if (!journaled.redacted) return undefined;
+      // Made again, it would be made with [REDACTED] where its secret was: a different call.
+      return {
+        kind: 'stop',
+        error: new AgentCoreError(
+          'TOOL_OUTCOME_UNKNOWN',
+          `The outcome of tool call ${call.tool} (server "${call.server}") is unknown, and it cannot be made again: ` +
+            "its arguments held a secret, which the run's journal never keeps. " +
+            'Check whether the call took effect, then run the task again.',
+          { tool: call.tool, server: call.server, call_id: call.id },
+        ),
+      };
+    }
     if (policy.action === 'skip') {
       return {
         kind: 'skip',

@@ -15,6 +15,7 @@ import type {
 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { JournalEntry } from '@junction/store';
+import { REDACTED } from '@junction/telemetry';
 
 /** What a model turn's event keeps for another attempt: the model's whole answer. */
 export interface TurnAnswer {
@@ -40,6 +41,11 @@ export interface JournaledCall {
   /** Its place among its turn's tool calls, from 0. */
   index: number;
   tool: string;
+  /**
+   * Its arguments held a secret, which the journal keeps as [REDACTED]: the call can be given
+   * its recorded result, but never made again from the journal.
+   */
+  redacted: boolean;
 }
 
 /** A run's journal, read back for a resumed attempt. */
@@ -79,9 +85,16 @@ export function noteCalls(
   step: number,
   answer: TurnAnswer,
 ): void {
-  toolCallsOf(answer).forEach((call, index) =>
-    calls.set(callKey(step, call.id), { step, index, tool: call.name }),
-  );
+  answer.content
+    .filter((part) => part.type === 'tool-call')
+    .forEach((part, index) =>
+      calls.set(callKey(step, part.toolCallId), {
+        step,
+        index,
+        tool: part.toolName,
+        redacted: part.input.includes(REDACTED),
+      }),
+    );
 }
 
 /** Reads a run's journal entries (its events' journals, in order). */
