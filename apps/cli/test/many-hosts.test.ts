@@ -4,7 +4,9 @@
 // fake model: the first turn of a run (no tool result yet) and the turn after its tool call (a
 // side effect happened) must each come exactly once per completed run — through kill -9 of a
 // worker, a nats-server restart and an sqld restart; runs are followed and cancelled across
-// hosts; a schedule fires once per slot and a workflow's steps advance once with three hosts.
+// hosts; a schedule fires once per slot and a workflow's steps advance once with three hosts;
+// and a run held mid-run on a worker host killed with -9 is resumed by another host (one with a
+// hostname of its own, so it learns of the death by the run's lease) from its last finished step.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
