@@ -1,7 +1,7 @@
 // The hosts of a scale-out deployment, on this machine: one workspace on a shared store (sqld),
 // `junction serve --no-workers` as the API host and `junction worker` processes as the worker
 // hosts, each a child process of the benchmark, stopped by its PID.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +31,18 @@ export class Children {
   #live = new Map();
   #describe = new Map();
 
-  /** Starts `junction <args>` with `env`; the handle's `ready(pattern)` waits for its stdout. */
-  spawnCli(name, args, env) {
-    const child = spawn(process.execPath, [CLI, ...args], {
+  /**
+   * Starts `junction <args>` with `env`, with a `hostname` of its own when given (see
+   * `canNameHosts`); the handle's `ready(pattern)` waits for its stdout.
+   */
+  spawnCli(name, args, env, { hostname } = {}) {
+    const argv = [process.execPath, CLI, ...args];
+    // `exec` at each step: the PID held (and signalled) is node's own.
+    const [file, ...rest] =
+      hostname === undefined
+        ? argv
+        : ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', hostname, ...argv];
+    const child = spawn(file, rest, {
       env,
       detached: false,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -97,6 +106,12 @@ export class Children {
     clearTimeout(timer);
   }
 
+  /** Kills one child by its PID at once (SIGKILL, no grace); resolves once it is gone. */
+  async kill(handle) {
+    this.#signal(handle.pid, 'SIGKILL');
+    await handle.exited;
+  }
+
   /** Stops every child still running, each by its PID. */
   async stopAll() {
     await Promise.all(
@@ -130,6 +145,15 @@ export class Children {
   }
 }
 
+/**
+ * Whether a child can be given a hostname of its own (a UTS namespace: `unshare --uts`, which
+ * root may make). Worker ids start with the hostname: a worker tells a dead worker of its own
+ * host by its PID, one of another host only by its lease.
+ */
+export function canNameHosts() {
+  return spawnSync('unshare', ['--uts', 'true']).status === 0;
+}
+
 /** Waits until `url` (a /health) answers 200 and, with `bus`, says its NATS bus is connected. */
 async function healthy(url, bus, describe) {
   const deadline = Date.now() + START_MS;
@@ -150,9 +174,14 @@ async function healthy(url, bus, describe) {
  * A workspace (its own temporary XDG_CONFIG_HOME) whose store is `databaseUrl`, talking to the
  * fake model at `modelUrl` with `apiKey`: initialised, the agent written and synced into the
  * store. Its `env(bus)` is every host's environment, with `JUNCTION_QUEUE_NATS_URL` when `bus`
- * is a NATS URL; `remove()` deletes the folder.
+ * is a NATS URL; `remove()` deletes the folder. Optional: `config` (more of config.yaml),
+ * `prompt` (the agent's prompt file) and `mcpServers` (the default environment's tool servers;
+ * none by default).
  */
-export async function prepareWorkspace(children, { databaseUrl, modelUrl, apiKey }) {
+export async function prepareWorkspace(
+  children,
+  { databaseUrl, modelUrl, apiKey, config = '', prompt = PROMPT, mcpServers },
+) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-scale-out-'));
   const env = (bus) => ({
     PATH: process.env.PATH,
@@ -170,11 +199,14 @@ export async function prepareWorkspace(children, { databaseUrl, modelUrl, apiKey
     const envDir = path.join(workspace, 'environments', 'default');
     writeFileSync(
       path.join(workspace, 'config.yaml'),
-      `ai_base_url: ${modelUrl}\nai_model: gpt-bench\n`,
+      `ai_base_url: ${modelUrl}\nai_model: gpt-bench\n${config}`,
     );
-    // The example MCP server (npx) is not wanted: the agent calls no tool.
+    // The example MCP server (npx) is not wanted: the agent calls the given servers, or none.
     rmSync(path.join(envDir, 'filesystem.json'));
-    writeFileSync(path.join(envDir, 'agents', `${AGENT}.prompt`), PROMPT);
+    if (mcpServers) {
+      writeFileSync(path.join(envDir, 'tools.json'), JSON.stringify({ mcpServers }));
+    }
+    writeFileSync(path.join(envDir, 'agents', `${AGENT}.prompt`), prompt);
     await children.runCli('sync', ['sync', 'default'], env());
   } catch (err) {
     remove();
@@ -229,13 +261,17 @@ export async function startApiHost(children, env) {
   return { ...handle, api: `http://127.0.0.1:${api}/api/v1` };
 }
 
-/** `junction worker --concurrency n`, ready once its /health says so (and its bus is up). */
-export async function startWorkerHost(children, env, { name, concurrency }) {
+/**
+ * `junction worker --concurrency n` (named `hostname` when given), ready once its /health says
+ * so (and its bus is up).
+ */
+export async function startWorkerHost(children, env, { name, concurrency, hostname }) {
   const port = await freePort();
   const handle = children.spawnCli(
     name,
     ['worker', '--concurrency', String(concurrency), '--health-port', String(port)],
     env,
+    { hostname },
   );
   await handle.ready(/^\s+queue\s/m);
   await healthy(`http://127.0.0.1:${port}/health`, env.JUNCTION_QUEUE_NATS_URL, handle.describe);

@@ -2,6 +2,9 @@
 // namespace (`ip netns` + a veth pair on a bridge, made here and removed by `close`), reaching
 // the shared servers on the bridge's address — or, where namespaces cannot be made (not root,
 // no `ip`), separate processes on 127.0.0.1. Either way every host has its own workspace folder.
+// A host may also get a hostname of its own (a UTS namespace, `unshare --uts`, where the user
+// may make one): worker ids start with the hostname, and a worker tells a dead worker of its
+// own host by its pid, one of another host only by its lease.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -24,20 +27,42 @@ export interface HostNet {
   serverIp: string;
   /** The address host `i` binds its ports to. */
   hostIp(i: number): string;
-  /** The command that runs `args` of node in host `i`. */
-  command(i: number, args: string[]): { file: string; args: string[] };
+  /** Whether a host can be given a hostname of its own (see `command`). */
+  ownHostnames: boolean;
+  /** The command that runs `args` of node in host `i`, named `hostname` when given. */
+  command(i: number, args: string[], hostname?: string): { file: string; args: string[] };
   /** Removes the namespaces, links and bridge made. */
   close(): void;
 }
 
+/** True when this user may run a command in a UTS namespace of its own (root may). */
+function canNameHosts(): boolean {
+  return spawnSync('unshare', ['--uts', 'true']).status === 0;
+}
+
+/** `argv` (a command and its arguments) run in a UTS namespace whose hostname is `hostname`. */
+function named(hostname: string | undefined, argv: string[]): string[] {
+  if (hostname === undefined) return argv;
+  // `exec` at each step: the process the test holds (and kills) is node itself.
+  return ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', hostname, ...argv];
+}
+
+/** `argv` as a command to spawn. */
+function spawnable(argv: string[]): { file: string; args: string[] } {
+  return { file: argv[0]!, args: argv.slice(1) };
+}
+
 /** Hosts as plain processes on 127.0.0.1. */
 export function plainHosts(reason = 'asked for'): HostNet {
+  const ownHostnames = canNameHosts();
   return {
     kind: 'processes',
     reason,
     serverIp: '127.0.0.1',
+    ownHostnames,
     hostIp: () => '127.0.0.1',
-    command: (_i, args) => ({ file: process.execPath, args }),
+    command: (_i, args, hostname) =>
+      spawnable(named(ownHostnames ? hostname : undefined, [process.execPath, ...args])),
     close: () => undefined,
   };
 }
@@ -81,14 +106,18 @@ export function hostNet(count: number): HostNet {
     close();
     return plain((err as Error).message);
   }
+  const ownHostnames = canNameHosts();
   return {
     kind: 'netns',
     serverIp: `${subnet}.1`,
+    ownHostnames,
     hostIp: (i) => `${subnet}.${10 + i}`,
-    command: (i, args) => ({
-      file: 'ip',
-      args: ['netns', 'exec', `jn${tag}-${i}`, process.execPath, ...args],
-    }),
+    command: (i, args, hostname) =>
+      spawnable([
+        'ip',
+        ...['netns', 'exec', `jn${tag}-${i}`],
+        ...named(ownHostnames ? hostname : undefined, [process.execPath, ...args]),
+      ]),
     close,
   };
 }
@@ -102,15 +131,19 @@ export interface HostProcess {
   output(): string;
 }
 
-/** Starts `junction <args>` in host `i` of `net` with `env` (PATH and HOME added). */
+/**
+ * Starts `junction <args>` in host `i` of `net` with `env` (PATH and HOME added), named
+ * `hostname` when given and `net.ownHostnames` (else it keeps the machine's).
+ */
 export function startHost(
   net: HostNet,
   i: number,
   args: string[],
   env: NodeJS.ProcessEnv,
   readyText: string,
+  hostname?: string,
 ): HostProcess {
-  const { file, args: argv } = net.command(i, [bin, ...args]);
+  const { file, args: argv } = net.command(i, [bin, ...args], hostname);
   const child = spawn(file, argv, {
     env: { ...baseEnv(), ...env },
   });

@@ -4,7 +4,9 @@
 // fake model: the first turn of a run (no tool result yet) and the turn after its tool call (a
 // side effect happened) must each come exactly once per completed run — through kill -9 of a
 // worker, a nats-server restart and an sqld restart; runs are followed and cancelled across
-// hosts; a schedule fires once per slot and a workflow's steps advance once with three hosts.
+// hosts; a schedule fires once per slot and a workflow's steps advance once with three hosts;
+// and a run held mid-run on a worker host killed with -9 is resumed by another host (one with a
+// hostname of its own, so it learns of the death by the run's lease) from its last finished step.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -100,8 +102,14 @@ suite('many hosts on one sqld and one nats-server', () => {
     return byTask;
   }
 
-  function hostEnv(): NodeJS.ProcessEnv {
-    return { ...base, XDG_CONFIG_HOME: tempConfigHome() };
+  /** A host's environment: a workspace folder of its own, holding `config` as its config.yaml. */
+  function hostEnv(config?: string): NodeJS.ProcessEnv {
+    const home = tempConfigHome();
+    if (config !== undefined) {
+      mkdirSync(path.join(home, 'junction'), { recursive: true });
+      writeFileSync(path.join(home, 'junction', 'config.yaml'), config);
+    }
+    return { ...base, XDG_CONFIG_HOME: home };
   }
 
   async function startApi(i: number): Promise<{ proc: HostProcess; url: string }> {
@@ -126,13 +134,18 @@ suite('many hosts on one sqld and one nats-server', () => {
     return { proc, url: `http://${net.hostIp(i)}:${ports[0]}/api/v1` };
   }
 
-  function startWorker(i: number, extra: NodeJS.ProcessEnv = {}): HostProcess {
+  function startWorker(
+    i: number,
+    extra: NodeJS.ProcessEnv = {},
+    own: { hostname?: string; config?: string } = {},
+  ): HostProcess {
     return startHost(
       net,
       i,
       ['worker', '--concurrency', '4', '--drain-seconds', '2'],
-      { ...hostEnv(), ...extra },
+      { ...hostEnv(own.config), ...extra },
       'queue ',
+      own.hostname,
     );
   }
 
@@ -413,4 +426,109 @@ suite('many hosts on one sqld and one nats-server', () => {
       await Promise.all(schedulers.map((w) => w.exit));
     }
   }, 120_000);
+
+  it('resumes a run on the other worker host when its host is killed (-9) mid-run: by the lease, from its last finished step', async () => {
+    // Two worker hosts of their own for this run: the suite's step aside. Each has a hostname of
+    // its own where namespaces allow (then neither can tell by a pid that the other died; its
+    // lease says so) and a lease of 3 s (runs.lease_seconds) instead of 60.
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.exit));
+    const own = [
+      { hostname: 'host-a', config: 'runs:\n  lease_seconds: 3\n' },
+      { hostname: 'host-b', config: 'runs:\n  lease_seconds: 3\n' },
+    ];
+    const pair = own.map((o, i) => startWorker(2 + i, { JUNCTION_SCHEDULER: 'false' }, o));
+    try {
+      await Promise.all(pair.map((w) => w.ready));
+      fake.reset();
+      // Two turns that each call `slow` (not safe to repeat), then the third turn is held.
+      fake.script([
+        { toolCalls: [{ name: 'slow', arguments: { ms: 10 } }] },
+        { toolCalls: [{ name: 'slow', arguments: { ms: 20 } }] },
+        { hang: true },
+        { text: 'done on the other host' },
+      ]);
+      const task = 'resume me on the other host';
+      const [id] = await submit([task], 1);
+      const key = (step: number): string => `junction:run-${id}:step-${step}:call-0`;
+      // Held mid-run: its third turn is with the model, both tool calls done and journaled.
+      await until('the third turn to be asked, two tool calls journaled', async () => {
+        if (fake.requests.length < 3) return undefined;
+        const done = await store.runEvents.list(id!, { type: 'tool_call' });
+        return done.length === 2 ? true : undefined;
+      });
+      const holding = (await store.runs.get(id!))!;
+      const victim = pair.findIndex((w) => holding.workerId!.split(':')[1] === String(w.child.pid));
+      expect(victim).toBeGreaterThanOrEqual(0);
+      const [dead, other] = victim === 0 ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+      const [deadName, otherName] = victim === 0 ? ['host-a', 'host-b'] : ['host-b', 'host-a'];
+      dead.child.kill('SIGKILL');
+      await dead.exit;
+      expect(dead.child.signalCode).toBe('SIGKILL');
+
+      const run = await until('the run to end on the other host', async () => {
+        const r = await store.runs.get(id!);
+        return r && r.status !== 'queued' && r.status !== 'running' ? r : undefined;
+      });
+      expect(run).toMatchObject({ status: 'completed', finalResponse: 'done on the other host' });
+      // The other host resumed it while the killed one stayed dead: never restarted, never back.
+      expect(other.child.exitCode).toBeNull();
+      expect(run.workerId!.split(':')[1]).toBe(String(other.child.pid));
+      // Turns one and two were asked once; the held turn once more, with the same conversation.
+      const asked = fake.requests.filter((r) => taskOf(r.body.messages) === task);
+      expect(asked).toHaveLength(4);
+      const turnOf = (r: (typeof asked)[number]): number =>
+        (r.body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
+      expect(asked.map(turnOf)).toEqual([1, 2, 3, 3]);
+      expect(asked[3]!.body.messages).toEqual(asked[2]!.body.messages);
+      // Each finished tool call reached a tool server once, under its stable key.
+      const byKey = toolCallsByKey();
+      const mine = [...byKey].filter(([k]) => k.startsWith(`junction:run-${id}:`));
+      expect(mine.sort()).toEqual([
+        [key(1), 1],
+        [key(2), 1],
+      ]);
+      // Its attempts, as REST shows them: the first on the killed host, ended by the lease
+      // (by the pid where both hosts share the machine's hostname), the second on the other.
+      const reason = net.ownHostnames ? 'lease lost' : 'process lost';
+      const byHost = (name: string, w: HostProcess): string =>
+        net.ownHostnames ? `${name}:${w.child.pid}:` : `:${w.child.pid}:`;
+      const { status, body } = await rest<{
+        attempt: number;
+        attempts: Array<{ worker_id: string | null }>;
+      }>(`${apis[0]!.url}/runs/${id}`);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        attempt: 2,
+        attempts: [
+          { attempt: 1, end_reason: reason, resumed_from_step: null },
+          { attempt: 2, end_reason: null, resumed_from_step: 3 },
+        ],
+      });
+      expect(body.attempts[0]!.worker_id).toContain(byHost(deadName, dead));
+      expect(body.attempts[1]!.worker_id).toContain(byHost(otherName, other));
+      const events = await store.runEvents.list(id!);
+      expect(events.find((e) => e.type === 'attempt_ended')?.payload).toMatchObject({
+        attempt: 1,
+        reason,
+      });
+      expect(events.find((e) => e.type === 'resumed')?.payload).toMatchObject({
+        attempt: 2,
+        worker_id: run.workerId,
+        from_step: 3,
+        replayed_tool_calls: 2,
+      });
+      const types = events.map((e) => e.type);
+      expect(types.filter((t) => t === 'model_turn')).toHaveLength(3);
+      expect(types.filter((t) => t === 'tool_call')).toHaveLength(2);
+    } finally {
+      for (const w of pair)
+        if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+      await Promise.all(pair.map((w) => w.exit));
+      fake.reset();
+      for (let i = 0; i < workers.length; i += 1)
+        workers[i] = startWorker(2 + i, { JUNCTION_SCHEDULER: 'false' });
+      await Promise.all(workers.map((w) => w.ready));
+    }
+  }, 180_000);
 });

@@ -338,6 +338,42 @@ describe('RunWorkers', () => {
     expect(told).toEqual([expect.objectContaining({ id: orphan.id, status: 'error' })]);
   });
 
+  // Regression (issue 32): a run whose worker died on another host waited, after its lease had
+  // run out, for the next sweep (every 30 s) of a worker still running; "the lease plus one poll"
+  // is the promise.
+  it('resumes a run whose worker died on another host at the next idle poll after its lease ran out, not the next sweep', async () => {
+    h = await createHarness();
+    h.agent('echoer', 'model: openai/gpt-test');
+    await h.sync();
+    const agent = await h.get('echoer');
+    queue = newWorkers({
+      store: h.store,
+      runner: h.runner,
+      logger: h.logger,
+      pollMs: 50,
+      sweepMs: 600_000,
+    });
+    await queue.start();
+    // Held by a worker of another host (its pid says nothing here) whose lease runs out soon.
+    const elsewhere = 'another-host:1:dead01';
+    const orphan = await h.store.runs.create({
+      agentId: agent.id,
+      agentName: agent.name,
+      task: 'orphan',
+      source: 'api',
+      claimedBy: { workerId: elsewhere, leaseMs: 300 },
+    });
+    const resumed = await waitFor('the orphan to be resumed here', async () => {
+      const run = await h.store.runs.get(orphan.id);
+      return run?.status === 'completed' ? run : undefined;
+    });
+    expect(resumed).toMatchObject({ attempt: 2, workerId: queue.workerId });
+    const ended = await h.store.runEvents.list(orphan.id, { type: 'attempt_ended' });
+    expect(ended.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ attempt: 1, worker_id: elsewhere, reason: 'lease lost' }),
+    ]);
+  });
+
   it('a run enqueued while the queue stops is left queued, not started after the drain', async () => {
     h = await createHarness();
     h.agent('late', 'model: openai/gpt-test');

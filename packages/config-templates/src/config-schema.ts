@@ -494,6 +494,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       timeout_seconds: wholeNumber('seconds', 1, 86400).default(600).meta({
         description: 'Time limit of one agent run; the run then ends with status timeout.',
       }),
+      lease_seconds: wholeNumber('seconds', 3, 3600).default(60).meta({
+        description:
+          "How long a worker's claim on an agent run holds without renewal (renewed every third of it; a workflow run's stays 60 s): a run whose worker died on another host is resumed once its lease has run out. Lower means a faster resume; a worker stalled, or cut off from the store, for longer loses its runs.",
+      }),
       max_attempts: wholeNumber('attempts', 1, 100).default(3).meta({
         description:
           'Attempts a run gets: a run whose process keeps dying under it is resumed from its journal until then, and ends error at the limit.',

@@ -79,6 +79,7 @@ describe('loadConfig defaults', () => {
     expect(config.queue).toEqual({ nats: { poll_seconds: 5 } });
     expect(config.runs).toEqual({
       timeout_seconds: 600,
+      lease_seconds: 60,
       max_attempts: 3,
       on_unknown_outcome: 'error',
       tools: [],
@@ -143,7 +144,7 @@ coding:
   git:
     token_env_var: GH_PAT
 workers: { concurrency: 8 }
-runs: { timeout_seconds: 120 }
+runs: { timeout_seconds: 120, lease_seconds: 5 }
 api: { host: 0.0.0.0, port: 9585, keys: [k1, k2] }
 mcp: { port: 9586 }
 `);
@@ -199,6 +200,7 @@ mcp: { port: 9586 }
     expect(config.coding.nats.subjects.task).toBe('svc.coding.task');
     expect(config.workers.concurrency).toBe(8);
     expect(config.runs.timeout_seconds).toBe(120);
+    expect(config.runs.lease_seconds).toBe(5);
     expect(config.api).toEqual({ host: '0.0.0.0', port: 9585, keys: ['k1', 'k2'] });
     expect(config.mcp.port).toBe(9586);
   });
@@ -523,6 +525,14 @@ describe('loadConfig bad configuration', () => {
     );
     expect(error.message).toContain(
       `${paths.configFile}: nonsense_key: unknown key (check the spelling)`,
+    );
+  });
+
+  it('refuses a run lease shorter than its renewal (every third of it, at least 1 s) can keep', async () => {
+    const paths = await withFile('runs:\n  lease_seconds: 2\n');
+    const error = await caught(() => loadConfig({ paths, env: {} }));
+    expect(error.message).toContain(
+      'runs.lease_seconds: expected a whole number of seconds between 3 and 3600, got 2',
     );
   });
 

@@ -224,6 +224,7 @@ function buildExecutor(
     modelSettings: modelSettingsOf(config),
     env,
     defaultTimeoutMs: config.runs.timeout_seconds * 1000,
+    leaseMs: config.runs.lease_seconds * 1000,
     resume: { onUnknownOutcome: config.runs.on_unknown_outcome, tools: config.runs.tools },
   });
   const notifier = createNotifier({
@@ -247,6 +248,7 @@ function buildExecutor(
     runner,
     logger,
     concurrency: config.workers.concurrency,
+    leaseMs: config.runs.lease_seconds * 1000,
     maxAttempts: config.runs.max_attempts,
     ...(bus ? { bus, busPollMs: config.queue.nats.poll_seconds * 1000 } : {}),
     onFinished: (run) => {

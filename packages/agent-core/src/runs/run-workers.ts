@@ -38,7 +38,10 @@ export interface RunWorkersOptions {
   bus?: RunBus;
   /** How often idle workers look in the store while the bus is up. Default 5 s. */
   busPollMs?: number;
-  /** How often runs abandoned by dead workers are looked for. Default 30 s. */
+  /**
+   * How often every worker, busy or not, looks for runs abandoned by dead workers (an idle one
+   * also looks at each poll). Default 30 s.
+   */
   sweepMs?: number;
   /**
    * How often, while runs execute here, the store is asked whether someone (in any process)
@@ -258,18 +261,27 @@ export class RunWorkers implements RunDispatch, RunEndings {
    * (recoveryPolicy): back to the queue, to be resumed from its journal.
    */
   async recover(): Promise<RecoveryReport> {
-    const recovered = await this.#recoverDeadOnThisHost();
-    const expired = await this.#o.store.runs.recoverExpired(this.#policy());
-    recovered.requeued.push(...expired.requeued);
-    recovered.failed.push(...expired.failed);
+    const recovered = await this.#recoverDeadOnThisHost(await this.#runningRuns());
+    await this.#recoverExpired(recovered);
     return this.#reportRecovered(recovered);
   }
 
-  /** Runs `running` under a worker id of this host whose process no longer exists. */
-  async #recoverDeadOnThisHost(): Promise<RecoveredRuns> {
+  #runningRuns(): Promise<Run[]> {
+    return this.#o.store.runs.list({ status: 'running', limit: 10_000 });
+  }
+
+  /** Adds the runs whose lease ran out (their worker is gone, on any host) to `recovered`. */
+  async #recoverExpired(recovered: RecoveredRuns): Promise<void> {
+    const expired = await this.#o.store.runs.recoverExpired(this.#policy());
+    recovered.requeued.push(...expired.requeued);
+    recovered.failed.push(...expired.failed);
+  }
+
+  /** Of `running`, the runs under a worker id of this host whose process no longer exists. */
+  async #recoverDeadOnThisHost(running: readonly Run[]): Promise<RecoveredRuns> {
     const { store } = this.#o;
     const recovered: RecoveredRuns = { requeued: [], failed: [] };
-    for (const run of await store.runs.list({ status: 'running', limit: 10_000 })) {
+    for (const run of running) {
       if (deadOnThisHost(run.workerId) && !this.#inFlight.has(run.id)) {
         // Undefined when someone else finished or recovered it first.
         const outcome = await store.runs.recoverAbandoned(
@@ -305,16 +317,26 @@ export class RunWorkers implements RunDispatch, RunEndings {
   }
 
   /**
-   * On an idle poll: a worker of this host that died (its pid is gone) is seen at once, not at
-   * the next sweep; at most one look per poll interval, whichever idle worker makes it.
+   * On an idle poll: a worker of this host that died (its pid is gone) is seen at once, and one
+   * of another host as soon as its lease has run out — not at the next sweep; at most one look
+   * per poll interval, whichever idle worker makes it. The expired leases are looked for only
+   * when the runs read for the first already show one, so an idle poll writes nothing.
    */
   #pollDeadPeers(): void {
     const now = Date.now();
     if (now - this.#lastPeerCheck < this.#o.pollMs) return;
     this.#lastPeerCheck = now;
-    void this.#recoverDeadOnThisHost()
-      .then((recovered) => this.#reportRecovered(recovered))
-      .catch(() => undefined);
+    void this.#recoverOnPoll().catch(() => undefined);
+  }
+
+  async #recoverOnPoll(): Promise<void> {
+    const running = await this.#runningRuns();
+    const recovered = await this.#recoverDeadOnThisHost(running);
+    const now = Date.now();
+    const expired = (run: Run): boolean =>
+      run.leaseExpiresAt !== null && run.leaseExpiresAt.getTime() <= now;
+    if (running.some(expired)) await this.#recoverExpired(recovered);
+    await this.#reportRecovered(recovered);
   }
 
   /** Runs being executed by this process now. */
