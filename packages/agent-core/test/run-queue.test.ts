@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Agent, type Run, type Store } from '@junction/store';
 import { syncEnvironment } from '../src/sync/sync-environment.js';
-import { RunWorkers, type RunWorkersOptions } from '../src/runs/run-workers.js';
+import {
+  deadOnThisHost,
+  newWorkerId,
+  RunWorkers,
+  type RunWorkersOptions,
+} from '../src/runs/run-workers.js';
 import { submitRun, waitForRun, type WaitOptions } from '../src/runs/submit-run.js';
 import type { RunSource } from '@junction/store';
 
@@ -328,7 +333,7 @@ describe('RunWorkers', () => {
       agentName: agent.name,
       task: 'orphan',
       source: 'api',
-      claimedBy: { workerId: `${os.hostname()}:${deadPid}:dead01`, leaseMs: 600_000 },
+      claimedBy: { workerId: newWorkerId().replace(/:\d+:/, `:${deadPid}:`), leaseMs: 600_000 },
     });
     const failed = await waitFor('the orphan to be recovered', async () => {
       const run = await h.store.runs.get(orphan.id);
@@ -512,5 +517,24 @@ describe('RunWorkers', () => {
     expect(done).toMatchObject({ status: 'completed', finalResponse: 'boss done' });
     expect(await h.store.runs.list({ parentRunId: run.id })).toHaveLength(1);
     expect(h.fake.requests).toHaveLength(3);
+  });
+});
+
+describe('a worker of this host seen dead', () => {
+  it('is one whose pid is gone in this pid namespace; never one of another namespace sharing the host name', () => {
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+    const mine = newWorkerId();
+    expect(mine).toMatch(new RegExp(`^${os.hostname()}:${process.pid}:[0-9a-f]{6}(\\.\\d+)?$`));
+    const dead = mine.replace(/:\d+:/, `:${deadPid}:`);
+    expect(deadOnThisHost(dead)).toBe(true);
+    // A workflow worker's id (`…:wf`) too.
+    expect(deadOnThisHost(`${dead}:wf`)).toBe(true);
+    expect(deadOnThisHost(mine)).toBe(false);
+    // The same host name in another pid namespace (containers on host networking): its pids
+    // are not this namespace's, so it is never taken for dead — its lease decides.
+    const [host, , id] = dead.split(':');
+    expect(deadOnThisHost(`${host}:${deadPid}:${id!.split('.')[0]}.1`)).toBe(false);
+    expect(deadOnThisHost(`another-host:${deadPid}:${id}`)).toBe(false);
+    expect(deadOnThisHost(null)).toBe(false);
   });
 });

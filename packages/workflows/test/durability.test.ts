@@ -1,10 +1,10 @@
 // Workflow runs survive `kill -9` of the process advancing them, and two processes sharing
 // one store advance each run exactly once (real processes: test/fixtures/workflow-worker.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { newWorkerId } from '@junction/agent-core/runs';
 import { decideApproval, startWorkflowRun } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
@@ -185,7 +185,7 @@ states:
     // Held, for an hour, by a worker of this host whose process has exited.
     const gone = spawn(process.execPath, ['-e', '0']);
     await new Promise((resolve) => gone.once('exit', resolve));
-    const deadWorker = `${os.hostname()}:${gone.pid}:dead00:wf`;
+    const deadWorker = `${newWorkerId().replace(/:\d+:/, `:${gone.pid}:`)}:wf`;
     expect(await h.store.workflowRuns.claimNext(deadWorker, 3_600_000)).toMatchObject({
       id: run.id,
       workerId: deadWorker,

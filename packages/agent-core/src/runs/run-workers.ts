@@ -2,6 +2,7 @@
 // with the runner, recover runs of dead workers, and tell the notifier about every end.
 // Submitting is separate (submit-run.ts): an app that only accepts runs builds none of this.
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import type { RecoveredRuns, RecoveryPolicy, Run, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
@@ -80,9 +81,26 @@ export function isFinal(run: Pick<Run, 'status'>): boolean {
   return run.status !== 'queued' && run.status !== 'running';
 }
 
-/** A worker id that says where it runs: `host:pid:random`. */
+/**
+ * This process's pid namespace (on Linux the inode of /proc/self/ns/pid), '' where there is
+ * none to read. Containers that share a host's name (host networking) each have their own.
+ */
+const PID_SPACE = ((): string => {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1] ?? '';
+  } catch {
+    return '';
+  }
+})();
+
+/**
+ * A worker id that says where it runs: `host:pid:id`, where `id` is random and, where there is
+ * one, ends with `.` and the pid namespace (`myhost:4242:ab12cd.4026531836`): a pid means this
+ * process only to a process of the same host and namespace.
+ */
 export function newWorkerId(): string {
-  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const id = randomBytes(3).toString('hex');
+  return `${os.hostname()}:${process.pid}:${PID_SPACE ? `${id}.${PID_SPACE}` : id}`;
 }
 
 /** Whether a process with this id runs on this host (one owned by another user counts). */
@@ -96,12 +114,20 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * True when a worker id (`host:pid:…`, see newWorkerId) names a process of this host that no
- * longer exists: what it held (a run, a workflow run) is abandoned now, not when its lease runs out.
+ * True when a worker id (`host:pid:id`, see newWorkerId) names a process of this host and pid
+ * namespace that no longer exists: what it held (a run, a workflow run) is abandoned now, not when its lease runs out.
  */
 export function deadOnThisHost(workerId: string | null): boolean {
-  const [host, pid] = (workerId ?? '').split(':');
-  return host === os.hostname() && pid !== undefined && pid !== '' && !processAlive(Number(pid));
+  const [host, pid, id = ''] = (workerId ?? '').split(':');
+  // Another pid namespace (a container sharing this host's name) cannot be looked into.
+  const space = id.split('.')[1] ?? '';
+  return (
+    host === os.hostname() &&
+    space === PID_SPACE &&
+    pid !== undefined &&
+    /^\d+$/.test(pid) &&
+    !processAlive(Number(pid))
+  );
 }
 
 /**
