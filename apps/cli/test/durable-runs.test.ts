@@ -139,6 +139,18 @@ async function eventsOf(
   return body.events;
 }
 
+/**
+ * Waits until `count` tool-call outcomes of run `id` are in the store. The outcome of a call is
+ * written as the model is asked again, not before: a test that kills the process once the next
+ * turn is asked must also wait for this, or the call's outcome may be unknown to the next attempt.
+ */
+async function untilOutcomesStored(api: ServeProcess, id: number, count: number): Promise<void> {
+  await until(`${count} tool call outcome(s) of run ${id} to be stored`, async () => {
+    const events = await eventsOf(api, id);
+    return events.filter((e) => e.type === 'tool_call').length >= count ? true : undefined;
+  });
+}
+
 describe('a run whose process is killed (kill -9) mid-run', () => {
   it('resumes on the next start from its last finished step: no turn asked again, no tool called again', async () => {
     const { env, calls } = await workspace();
@@ -159,6 +171,7 @@ describe('a run whose process is killed (kill -9) mid-run', () => {
     await until('the third model turn to be asked', async () =>
       fake!.requests.length >= 3 ? true : undefined,
     );
+    await untilOutcomesStored(first, id, 3);
     await killHard(first);
 
     const second = await serve(env);
@@ -287,6 +300,7 @@ describe('a run across attempts', () => {
     await until('the second model turn to be asked', async () =>
       fake!.requests.length >= 2 ? true : undefined,
     );
+    await untilOutcomesStored(first, id, 1);
     await killHard(first);
     // The agent is changed and synced while the run waits for its next attempt.
     const promptFile = path.join(root, 'environments', 'default', 'agents', 'assistant.prompt');
@@ -324,6 +338,7 @@ describe('a run across attempts', () => {
       await until(`model request ${asked}`, async () =>
         fake!.requests.length >= asked ? true : undefined,
       );
+      await untilOutcomesStored(server, id, 1);
       await killHard(server);
       server = await serve(env);
     }
@@ -346,6 +361,7 @@ describe('a run across attempts', () => {
     await until('the second model turn to be asked', async () =>
       fake!.requests.length >= 2 ? true : undefined,
     );
+    await untilOutcomesStored(first, id, 1);
     await killHard(first);
     const second = await serve(env);
     expect(await ended(second, id)).toMatchObject({ status: 'completed' });
@@ -458,6 +474,15 @@ describe('a run across attempts', () => {
     await until("the first step's second turn to be asked", async () =>
       fake!.requests.length >= 2 ? true : undefined,
     );
+    // The step's run: the one run a workflow started (the step's record is written at its end).
+    const stepRun = await until("the first step's run", async () => {
+      const body = await getJson<{ items: Array<{ run_id: number }> }>(
+        first,
+        '/api/v1/runs?source=workflow',
+      );
+      return body.items[0]?.run_id;
+    });
+    await untilOutcomesStored(first, stepRun, 1);
     await killHard(first);
 
     const second = await serve(env);

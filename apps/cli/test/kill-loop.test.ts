@@ -253,18 +253,20 @@ async function killLoop(): Promise<void> {
     const n = submitted;
     const kind: Kind = hang ? 'hang' : n % 2 === 0 ? 'safe' : 'mixed';
     let res: Response;
+    let body: { run_id?: number; status?: string };
     try {
       res = await fetch(`http://127.0.0.1:${serve.ports.webhook}/execute`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ agent_name: 'assistant', task: taskOf(n, kind) }),
       });
+      // Read here too: a kill between the headers and the body is a refusal like any other.
+      body = (await res.json()) as { run_id?: number; status?: string };
     } catch {
       if (!killed.has(serve))
         throw new Error(`POST /execute failed while serve was up (run number ${n})`);
       return false; // Killed: not acknowledged (the run may exist all the same).
     }
-    const body = (await res.json()) as { run_id?: number; status?: string };
     if (res.status !== 202 || body.run_id === undefined)
       throw new Error(`POST /execute answered ${res.status} ${JSON.stringify(body)}`);
     acknowledged.set(n, body.run_id);

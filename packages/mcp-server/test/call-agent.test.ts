@@ -60,6 +60,8 @@ describe('call_agent, waiting for the run', () => {
     });
     const events = inspected.structuredContent?.events as Array<Record<string, unknown>>;
     expect(events.map((e) => e.type)).toEqual(['model_turn', 'tool_call', 'model_turn']);
+    // A run its caller started alone has no origin (docs/runs.md, "Where a run came from").
+    expect(inspected.structuredContent).toMatchObject({ origin: null });
     expect(events[1]?.payload).toMatchObject({
       tool: 'add',
       server: 'calc',

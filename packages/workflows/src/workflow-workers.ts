@@ -3,6 +3,7 @@
 // goes (engine.ts) and hand it back — ended, or due again at a time. A worker that dies leaves
 // a lease that runs out, and the next poll anywhere takes the run over.
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import {
   AnnouncementTaker,
   deadOnThisHost,
@@ -146,13 +147,8 @@ export class WorkflowWorkers {
 
   async #releaseDeadOnThisHost(): Promise<void> {
     const { store, logger } = this.#o;
-    const active = await store.workflowRuns.list({
-      status: ['pending', 'running', 'waiting_approval'],
-      limit: 10_000,
-    });
-    for (const run of active) {
-      if (run.workerId === null || this.#inFlight.has(run.id) || !deadOnThisHost(run.workerId))
-        continue;
+    for (const run of await store.workflowRuns.heldByPrefix(`${os.hostname()}:`)) {
+      if (this.#inFlight.has(run.id) || !deadOnThisHost(run.workerId)) continue;
       if (await store.workflowRuns.expireLease(run.id, run.workerId)) {
         logger.warn('workflow run recovered from a dead worker', {
           workflow_run_id: run.id,

@@ -169,6 +169,7 @@ export class AgentRunner {
     ]);
     this.#services = {
       deps,
+      leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
       redactor: this.#redactor,
       prompt: (file) => this.#prompt(file),
       toolWiring: (agent, syncedAt) => this.#toolWiring(agent, syncedAt),
@@ -310,7 +311,7 @@ export class AgentRunner {
     // Stops the run: its lease was lost (no use running to an end that would be refused), or
     // someone asked it to stop (`cancel`). The abort reason tells which.
     const halt = new AbortController();
-    const leaseMs = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseMs = this.#services.leaseMs;
     const release = holdLease(store, run, options.workerId, leaseMs, halt);
     this.#stops.set(run.id, halt);
     // Asked to stop before it started here (between its claim and now).
@@ -418,7 +419,7 @@ export class AgentRunner {
     storedOnce: <T>(call: () => Promise<T>) => Promise<T>,
   ): Promise<Run> {
     const { store } = this.#deps;
-    const leaseMs = this.#deps.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseMs = this.#services.leaseMs;
     const checkModel = (this.#checkModel ??= createModelCheck(
       this.#deps.modelSettings,
       this.#deps.env ?? process.env,

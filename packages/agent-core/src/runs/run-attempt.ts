@@ -31,13 +31,13 @@ import {
   type ToolResumePolicy,
   type UnknownOutcomeAction,
 } from './attempt-journal.js';
-import { CANCELLED_MESSAGE, DEFAULT_LEASE_MS, LeaseLost, RunInterrupted } from './lease.js';
+import { CANCELLED_MESSAGE, LeaseLost, RunInterrupted } from './lease.js';
 import {
   emptyJournal,
   readJournal,
+  redactedAnswer,
   replayingModel,
   type RunJournal,
-  type TurnAnswer,
 } from './run-journal.js';
 import { RunRecorder } from './run-recorder.js';
 import {
@@ -76,6 +76,8 @@ export interface ChildRequest {
 /** What an attempt takes from its runner: what is shared by every run of the process. */
 export interface AttemptServices {
   deps: AgentRunnerDeps;
+  /** The runner's lease on a run (deps.leaseMs, else DEFAULT_LEASE_MS). */
+  leaseMs: number;
   /** The process's secrets (the redactor before the agent's tools are known). */
   redactor: Redactor;
   prompt(file: string): Promise<PromptFile>;
@@ -114,19 +116,6 @@ interface Start {
   system: string | undefined;
   /** The caller's stream of the answer's text (a top-level run without an output schema). */
   onText: ((delta: string) => void) | undefined;
-}
-
-/** The answer of a turn with secrets taken out, as the journal keeps it. */
-function redactedAnswer(answer: TurnAnswer, redactor: Redactor): TurnAnswer {
-  return {
-    ...answer,
-    content: answer.content.map((part) => {
-      if (part.type === 'text' || part.type === 'reasoning')
-        return { ...part, text: redactor.text(part.text) };
-      if (part.type === 'tool-call') return { ...part, input: redactor.text(part.input) };
-      return part;
-    }),
-  };
 }
 
 function cut(text: string, max: number): string {
@@ -190,7 +179,7 @@ export class RunAttempt {
     this.#modelId = run.model;
     this.#redactor = services.redactor;
     // A store call of the run waits out an outage its lease outlasts (the run's cancel stops it).
-    this.#storeWait = storeWaitOf(this.#deps.leaseMs ?? DEFAULT_LEASE_MS, {
+    this.#storeWait = storeWaitOf(services.leaseMs, {
       ...(options.signal ? { signal: options.signal } : {}),
       onWait: (err) =>
         this.#deps.logger.warn('store unavailable: the run waits for it', {

@@ -15,13 +15,18 @@ import type {
 } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { JournalEntry } from '@junction/store';
-import { REDACTED } from '@junction/telemetry';
+import type { Redactor } from '@junction/telemetry';
 
 /** What a model turn's event keeps for another attempt: the model's whole answer. */
 export interface TurnAnswer {
   content: LanguageModelV3Content[];
   finishReason: LanguageModelV3FinishReason;
   usage: LanguageModelV3Usage;
+  /**
+   * Ids of its tool calls whose arguments held a secret, kept as [REDACTED] in the journal (set
+   * when the answer is journaled): such a call is never made again from the journal.
+   */
+  redactedCalls?: string[];
 }
 
 /** What a tool call's event keeps for another attempt: the call and its whole result. */
@@ -85,16 +90,31 @@ export function noteCalls(
   step: number,
   answer: TurnAnswer,
 ): void {
-  answer.content
-    .filter((part) => part.type === 'tool-call')
-    .forEach((part, index) =>
-      calls.set(callKey(step, part.toolCallId), {
-        step,
-        index,
-        tool: part.toolName,
-        redacted: part.input.includes(REDACTED),
-      }),
-    );
+  toolCallsOf(answer).forEach((call, index) =>
+    calls.set(callKey(step, call.id), {
+      step,
+      index,
+      tool: call.name,
+      redacted: answer.redactedCalls?.includes(call.id) ?? false,
+    }),
+  );
+}
+
+/**
+ * The answer of a turn with secrets taken out, as the journal keeps it; the calls whose
+ * arguments lost a secret are named (`redactedCalls`).
+ */
+export function redactedAnswer(answer: TurnAnswer, redactor: Redactor): TurnAnswer {
+  const redactedCalls: string[] = [];
+  const content = answer.content.map((part) => {
+    if (part.type === 'text' || part.type === 'reasoning')
+      return { ...part, text: redactor.text(part.text) };
+    if (part.type !== 'tool-call') return part;
+    const input = redactor.text(part.input);
+    if (input !== part.input) redactedCalls.push(part.toolCallId);
+    return { ...part, input };
+  });
+  return { ...answer, content, ...(redactedCalls.length > 0 ? { redactedCalls } : {}) };
 }
 
 /** Reads a run's journal entries (its events' journals, in order). */

@@ -5,6 +5,7 @@ import {
   eq,
   getTableColumns,
   inArray,
+  isNotNull,
   isNull,
   lte,
   or,
@@ -315,6 +316,26 @@ export class WorkflowRunsRepository {
         .set({ leaseExpiresAt: until })
         .where(held(id, workerId));
       return result.rowsAffected > 0;
+    });
+  }
+
+  /**
+   * The runs that have not ended held by a worker whose id starts with `prefix` (`host:`): the
+   * ids and holders only, for a process looking for dead workers of its host.
+   */
+  async heldByPrefix(prefix: string): Promise<Array<{ id: number; workerId: string }>> {
+    return this.#ctx.read('list held workflow runs', async (db) => {
+      const rows = await db
+        .select({ id: workflowRuns.id, workerId: workflowRuns.workerId })
+        .from(workflowRuns)
+        .where(
+          and(
+            inArray(workflowRuns.status, [...ACTIVE]),
+            isNotNull(workflowRuns.workerId),
+            sql`substr(${workflowRuns.workerId}, 1, ${prefix.length}) = ${prefix}`,
+          ),
+        );
+      return rows as Array<{ id: number; workerId: string }>;
     });
   }
 

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { JunctionCommand } from '../../base-command.js';
-import type { AttemptView } from '@junction/agent-core/runs';
+import type { AttemptView, RunOriginView } from '@junction/agent-core/runs';
 import type { RunEventView, RunView } from '../../run-view.js';
 
 export interface RunInspection {
@@ -124,9 +124,8 @@ export default class RunsInspect extends JunctionCommand {
   }
 }
 
-/** Multi-line text under a label: the lines after the first are indented to the label's width. */
 /** A run's origin in one line: `workflow run 12, step build#1`, `schedule 3`, `platform run abc`. */
-function originText(origin: NonNullable<RunView['origin']>): string {
+function originText(origin: RunOriginView): string {
   return [
     origin.workflow_run_id !== null &&
       `workflow run ${origin.workflow_run_id}` +
@@ -138,6 +137,7 @@ function originText(origin: NonNullable<RunView['origin']>): string {
     .join('; ');
 }
 
+/** Multi-line text under a label: the lines after the first are indented to the label's width. */
 function indentRest(text: string, width: number): string {
   return text.replace(/\n/g, `\n${' '.repeat(width)}`);
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createRedactor } from '@junction/telemetry';
 import { AttemptJournal, type ToolResumePolicy } from '../src/runs/attempt-journal.js';
-import { readJournal, type TurnAnswer } from '../src/runs/run-journal.js';
+import { readJournal, redactedAnswer, type TurnAnswer } from '../src/runs/run-journal.js';
 import type { RunRecorder } from '../src/runs/run-recorder.js';
 
 const SECRET = 'ghp_journalSecret0123456789';
@@ -12,14 +12,9 @@ const redactor = createRedactor([SECRET]);
 
 /** A turn that asked for one call of `tool` with `input`, as the journal keeps it (redacted). */
 function turn(tool: string, input: Record<string, unknown>): TurnAnswer {
-  return {
+  const answer = {
     content: [
-      {
-        type: 'tool-call',
-        toolCallId: 'call_1',
-        toolName: tool,
-        input: redactor.text(JSON.stringify(input)),
-      },
+      { type: 'tool-call', toolCallId: 'call_1', toolName: tool, input: JSON.stringify(input) },
     ],
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: {
@@ -27,6 +22,7 @@ function turn(tool: string, input: Record<string, unknown>): TurnAnswer {
       outputTokens: { total: 1, text: 1, reasoning: 0 },
     },
   } as TurnAnswer;
+  return redactedAnswer(answer, redactor);
 }
 
 function attempt(answer: TurnAnswer, policy: ToolResumePolicy, outcome?: string): AttemptJournal {
@@ -82,5 +78,9 @@ describe('a journaled call whose arguments held a secret', () => {
 
   it('is made again, as before, when its arguments held no secret and the tool is safe to repeat', () => {
     expect(attempt(turn('lookup', { q: 'x' }), SAFE).decide(asked({ q: 'x' }))).toBeUndefined();
+    // Arguments that merely say [REDACTED] (the model echoing a redacted result) held no secret.
+    const echoed = turn('lookup', { q: '[REDACTED]' });
+    expect(echoed.redactedCalls).toBeUndefined();
+    expect(attempt(echoed, SAFE).decide(asked({ q: '[REDACTED]' }))).toBeUndefined();
   });
 });
