@@ -9,19 +9,28 @@ const fakePath = require.resolve('@junction/tooling/fixtures/fake-openai.mjs');
  * Starts the fake OpenAI-compatible model (tooling/fixtures/fake-openai.mjs) in a process of
  * its own with `args`; resolves with its base URL and a stop function once it listens.
  */
-export function startFakeModel(args) {
+export async function startFakeModel(args) {
   const child = spawn(process.execPath, [fakePath, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const port = await listeningPort(child, 'fake model', 10_000);
+  return { url: `http://127.0.0.1:${port}/v1`, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The port a fixture child process prints (`LISTENING <port>` on its stdout) once it listens;
+ * rejects naming `what` when it has not within `ms`.
+ */
+export function listeningPort(child, what, ms) {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error('fake model did not start')), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${what} did not start`)), ms);
     child.stdout.setEncoding('utf8').on('data', (d) => {
       out += d;
       const m = /LISTENING (\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: `http://127.0.0.1:${m[1]}/v1`, stop: () => child.kill('SIGTERM') });
+        resolve(Number(m[1]));
       }
     });
   });

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { listeningPort } from '../shared.mjs';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -37,18 +38,7 @@ function start(kind, ...args) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start`)), 20_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
+  return listeningPort(child, `${kind} server`, 20_000);
 }
 
 const body = JSON.stringify({ agent_name: 'bench', task: 'benchmark task', variables: { k: 'v' } });

@@ -28,7 +28,7 @@ import { startFakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
 import { startNats } from '@junction/tooling/fixtures/nats.mjs';
 import { seededRandom } from '@junction/tooling/fixtures/seeded-random.mjs';
 import { startSqld } from '@junction/tooling/fixtures/sqld.mjs';
-import { median } from '../shared.mjs';
+import { listeningPort, median } from '../shared.mjs';
 import {
   Children,
   canNameHosts,
@@ -148,18 +148,7 @@ async function startToolServer() {
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const port = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('the tool server did not start')), 10_000);
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      const m = /LISTENING (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-  });
+  const port = await listeningPort(child, 'the tool server', 10_000);
   return { child, url: `http://127.0.0.1:${port}/mcp` };
 }
 

@@ -68,15 +68,12 @@ export function startFake({ tool = 'add', toolArgs = '{"a":1,"b":2}' } = {}) {
 }
 
 /**
- * Junction composed as `junction serve` composes it (service-kit's composeService with
- * `executes` and `traces`): the run door, workers, runner, notifier, metrics, spans kept in the
- * store, the JSON log file — a `turns`-turn agent with the fixture MCP server's `add` tool,
- * `concurrency` workers. Runs are submitted through the door and waited for as a surface does.
+ * A fresh workspace whose default environment has the agent `assistant` (model
+ * openai/gpt-bench) bound to the fixture MCP server's `tool`; its home, paths and workspace.
  */
-export async function startServed(fakeUrl, { concurrency = 1 } = {}) {
+async function benchWorkspace(tool, env = {}) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
-  const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: KEY };
-  const paths = resolvePaths(env);
+  const paths = resolvePaths({ ...env, XDG_CONFIG_HOME: home });
   const workspace = new Workspace(paths);
   await workspace.init();
   const envDir = workspace.environmentDir('default');
@@ -84,18 +81,30 @@ export async function startServed(fakeUrl, { concurrency = 1 } = {}) {
   writeFileSync(
     path.join(envDir, 'tools.json'),
     JSON.stringify({
-      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', 'add'] } },
+      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', tool] } },
     }),
   );
   writeFileSync(
     path.join(envDir, 'agents', 'assistant.prompt'),
-    `---\nmodel: openai/gpt-bench\ntools: [add]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n`,
+    `---\nmodel: openai/gpt-bench\ntools: [${tool}]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n`,
   );
+  mkdirSync(paths.logsDir, { recursive: true });
+  return { home, paths, workspace };
+}
+
+/**
+ * Junction composed as `junction serve` composes it (service-kit's composeService with
+ * `executes` and `traces`): the run door, workers, runner, notifier, metrics, spans kept in the
+ * store, the JSON log file — a `turns`-turn agent with the fixture MCP server's `add` tool,
+ * `concurrency` workers. Runs are submitted through the door and waited for as a surface does.
+ */
+export async function startServed(fakeUrl, { concurrency = 1 } = {}) {
+  const { home, paths, workspace } = await benchWorkspace('add');
+  const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: KEY };
   writeFileSync(
     paths.configFile,
     `ai_base_url: ${fakeUrl}\nworkers:\n  concurrency: ${concurrency}\n`,
   );
-  mkdirSync(paths.logsDir, { recursive: true });
   const config = loadConfig({ paths, env });
   const store = await openStore(storeOptionsOf(config));
   const pool = new McpClientPool({});
@@ -163,23 +172,7 @@ export async function startJunction(
   fakeUrl,
   { turns = TURNS, tracing: makeTracing, storeUrl, tool = 'add', runner: runnerOptions = {} } = {},
 ) {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'junction-bench-'));
-  const paths = resolvePaths({ XDG_CONFIG_HOME: home });
-  const workspace = new Workspace(paths);
-  await workspace.init();
-  const envDir = workspace.environmentDir('default');
-  rmSync(path.join(envDir, 'filesystem.json'));
-  writeFileSync(
-    path.join(envDir, 'tools.json'),
-    JSON.stringify({
-      mcpServers: { calc: { command: process.execPath, args: [mcpPath, '--tools', tool] } },
-    }),
-  );
-  writeFileSync(
-    path.join(envDir, 'agents', 'assistant.prompt'),
-    `---\nmodel: openai/gpt-bench\ntools: [${tool}]\n---\n{{role "system"}}\nYou add numbers.\n{{role "user"}}\n{{userInput}}\n`,
-  );
-  mkdirSync(paths.logsDir, { recursive: true });
+  const { home, paths, workspace } = await benchWorkspace(tool);
   const store = await openStore({ url: storeUrl ?? paths.databaseFile });
   const pool = new McpClientPool({});
   const report = await syncEnvironment({
