@@ -92,6 +92,20 @@ async function benchWorkspace(tool, env = {}) {
   return { home, paths, workspace };
 }
 
+/** Syncs the bench workspace's default environment into `store`; the pool it connected. */
+async function synced(workspace, store, env) {
+  const pool = new McpClientPool({});
+  const report = await syncEnvironment({
+    workspace,
+    store,
+    pool,
+    environment: 'default',
+    processEnv: env,
+  });
+  if (!report.ok) throw new Error('sync failed');
+  return pool;
+}
+
 /**
  * Junction composed as `junction serve` composes it (service-kit's composeService with
  * `executes` and `traces`): the run door, workers, runner, notifier, metrics, spans kept in the
@@ -107,16 +121,8 @@ export async function startServed(fakeUrl, { concurrency = 1 } = {}) {
   );
   const config = loadConfig({ paths, env });
   const store = await openStore(storeOptionsOf(config));
-  const pool = new McpClientPool({});
-  const report = await syncEnvironment({
-    workspace,
-    store,
-    pool,
-    environment: 'default',
-    processEnv: env,
-  });
-  await pool.closeAll();
-  if (!report.ok) throw new Error('sync failed');
+  // The composed service opens its own pool: sync's is closed.
+  await (await synced(workspace, store, env)).closeAll();
   const logger = createLogger({
     level: config.log_level,
     format: config.log_format,
@@ -174,15 +180,7 @@ export async function startJunction(
 ) {
   const { home, paths, workspace } = await benchWorkspace(tool);
   const store = await openStore({ url: storeUrl ?? paths.databaseFile });
-  const pool = new McpClientPool({});
-  const report = await syncEnvironment({
-    workspace,
-    store,
-    pool,
-    environment: 'default',
-    processEnv: {},
-  });
-  if (!report.ok) throw new Error('sync failed');
+  const pool = await synced(workspace, store, {});
   const env = await store.environments.getByName('default');
   const agent = await store.agents.getByName(env.id, 'assistant');
   const logger = createLogger({
