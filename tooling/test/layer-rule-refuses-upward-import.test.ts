@@ -1,20 +1,17 @@
 // The layer rule as `pnpm lint` runs it: the real shared config, over small sources placed in
 // the real package folders (the files need not exist; the rule reads the package.json above).
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { root, startLinter } from './linter.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const config = path.join(root, 'tooling/eslint/eslint.config.js');
 const CHAIN =
   'Imports only point down: base ← domain ← surface ← kit ← app; see docs/architecture.md.';
+const linter = startLinter();
+afterAll(() => linter.close());
 
 /** The layer-rule messages ESLint reports for `code` written in `file` (relative to the repo). */
 async function layerErrors(file: string, code: string, cwd = root): Promise<string[]> {
-  const eslint = new ESLint({ cwd, overrideConfigFile: config });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  const messages = result?.messages ?? [];
+  const messages = await linter.lint(file, code, cwd);
   // Anything but the layer rule (a parse error, an ignored file) would make a pass meaningless.
   expect(messages.filter((m) => m.ruleId !== 'junction/layers')).toEqual([]);
   return messages.map((m) => m.message);

@@ -1,21 +1,17 @@
 // The one door for runs as `pnpm lint` holds it: the real shared config refuses a run row written
 // anywhere but submitRun (issue 32), in a package's sources and in plain JavaScript (bench),
 // and lets the door itself and the tests (which build states by hand) write one.
-import { describe, expect, it } from '@jest/globals';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { startLinter } from './linter.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const config = path.join(root, 'tooling/eslint/eslint.config.js');
 const CREATE =
   "import type { Store } from '@junction/store';\n" +
   "export const f = (store: Store) => store.runs.create({ agentName: 'a', task: 't', source: 'api' });\n";
+const linter = startLinter();
+afterAll(() => linter.close());
 
 async function messages(file: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: config });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+  return (await linter.lint(file, code)).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
 const REFUSED =

@@ -15,6 +15,13 @@ const answer = quickAnswer(process.argv.slice(2), fileURLToPath(new URL('..', im
 if (answer !== undefined) {
   process.stdout.write(answer);
 } else {
+  // As it loads, oclif checks Node against its own engines field (node >= 18), loading semver
+  // for it on every start; a Node that runs Junction (>= 20.6) always passes. Off for that
+  // import only, so no child process inherits the setting.
+  const quiet = process.env.OCLIF_DISABLE_ENGINE_WARNING;
+  process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
   const { execute } = await import('../dist/bundle/main.js');
+  if (quiet === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING;
+  else process.env.OCLIF_DISABLE_ENGINE_WARNING = quiet;
   await execute({ dir: import.meta.url });
 }

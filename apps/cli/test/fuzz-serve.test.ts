@@ -1,7 +1,8 @@
 // Hostile input at every door of a real `junction serve` (issue 13): a few thousand generated
-// requests — random JSON, wrong types, control characters, deep nesting, huge strings,
-// prototype keys, broken JSON-RPC — at every REST route (read from the server's own OpenAPI
-// document), every webhook route and every MCP tool. Sent one at a time, each with a time
+// requests (over 4,000) — random JSON, wrong types, control characters, deep nesting, huge
+// strings, prototype keys, broken JSON-RPC — at every REST route (read from the server's own
+// OpenAPI document), every webhook route and every MCP tool: 70 per route and per tool, or
+// FUZZ_PER_ROUTE=<n> for a deeper run. Sent one at a time, each with a time
 // limit, so the test is bounded (well under a minute) and every refusal can be checked
 // against the store: 0 answers 5xx, 0 hangs, no run, agent or environment written by a
 // refused request, and the process alive and healthy at the end.
@@ -18,8 +19,8 @@ const KEY = 'sk-fuzz-serve-key-1234567';
 const SEED = 20261124;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Requests per route (REST, webhook) and per MCP tool. */
-const PER_ROUTE = 200;
-const PER_TOOL = 200;
+const PER_ROUTE = Number(process.env.FUZZ_PER_ROUTE ?? 70);
+const PER_TOOL = PER_ROUTE;
 
 // ---- a seeded generator: the same requests every run, so a failure can be replayed ----
 

@@ -57,19 +57,21 @@ const EXAMPLE_TEMPLATE = `${JSON.stringify(
   2,
 )}\n`;
 
-const EXAMPLE_AGENT = promptFileText({
-  name: 'assistant',
-  description: 'A general-purpose assistant. Edit this file to make it your own.',
-  maxSteps: 10,
-  tools: ['list_directory', 'read_text_file'],
-  prompt:
-    '{{role "system"}}\n' +
-    'You are {{agentName}}, a careful and concise assistant working in the "{{environment}}" environment.\n' +
-    'Use the tools you have when they help; say so plainly when you cannot do something.\n' +
-    '\n' +
-    '{{role "user"}}\n' +
-    '{{userInput}}',
-});
+/** The example agent `init` writes (made when asked: every command loads this module). */
+const exampleAgent = (): string =>
+  promptFileText({
+    name: 'assistant',
+    description: 'A general-purpose assistant. Edit this file to make it your own.',
+    maxSteps: 10,
+    tools: ['list_directory', 'read_text_file'],
+    prompt:
+      '{{role "system"}}\n' +
+      'You are {{agentName}}, a careful and concise assistant working in the "{{environment}}" environment.\n' +
+      'Use the tools you have when they help; say so plainly when you cannot do something.\n' +
+      '\n' +
+      '{{role "user"}}\n' +
+      '{{userInput}}',
+  });
 
 function errnoOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -144,7 +146,7 @@ export class Workspace {
       `${VARIABLES_HEADER}FILESYSTEM_ROOT: ${JSON.stringify(files)}\n`,
     );
     await makeFile(path.join(envDir, 'filesystem.json'), EXAMPLE_TEMPLATE);
-    await makeFile(this.agentFile(DEFAULT_ENVIRONMENT, 'assistant'), EXAMPLE_AGENT);
+    await makeFile(this.agentFile(DEFAULT_ENVIRONMENT, 'assistant'), exampleAgent());
     return result;
   }
 

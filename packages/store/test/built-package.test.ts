@@ -1,11 +1,12 @@
 // Tests that need the built package (dist/): several processes sharing one store file
 // (serve + webhook-server + workers) — nothing may be lost, claimed twice, or corrupted — and
-// the README example, run as a user would run it. Kept in one file so dist/ is built once.
+// the README example, run as a user would run it. Kept in one file so dist/ is built (when stale) once.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ensureBuilt } from '@junction/tooling/fixtures/built-package.mjs';
 import { createClient } from '@libsql/client';
 import { openStore } from '../src/index.js';
 import { startSqld, type Sqld } from '@junction/tooling/fixtures/sqld.mjs';
@@ -58,7 +59,7 @@ const journalEntries = (): number =>
 let temp: ReturnType<typeof makeTempDir>;
 
 beforeAll(() => {
-  execFileSync('pnpm', ['run', 'build'], { cwd: packageDir, stdio: 'pipe' });
+  ensureBuilt(packageDir);
   temp = makeTempDir();
 }, 120_000);
 afterAll(() => temp.cleanup());

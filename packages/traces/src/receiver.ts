@@ -193,7 +193,8 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
       `maxBodyBytes must be a whole number of at least 1; got ${String(limit)}.`,
     );
   }
-  const emptyResponse = Buffer.from(otlpTraceTypes().response.encode({}).finish());
+  // Encoded when first needed: loading the OTLP types costs every start of a service.
+  let emptyResponse: Buffer | undefined;
 
   const app = express();
   app.disable('x-powered-by');
@@ -268,6 +269,7 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
     if (encoding === 'json') {
       res.status(200).json({});
     } else {
+      emptyResponse ??= Buffer.from(otlpTraceTypes().response.encode({}).finish());
       res.status(200).type('application/x-protobuf').send(emptyResponse);
     }
   });

@@ -5,12 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, expect, it } from '@jest/globals';
+import { ensureBuilt } from '@junction/tooling/fixtures/built-package.mjs';
 import { otlpTraceTypes } from '../src/decode.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 beforeAll(() => {
-  execFileSync('pnpm', ['run', 'build'], { cwd: packageDir, stdio: 'pipe' });
+  ensureBuilt(packageDir);
 }, 120_000);
 
 it('decodes protobuf from dist/, reading proto/otlp-trace.proto', () => {
