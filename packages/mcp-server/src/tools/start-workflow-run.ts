@@ -41,8 +41,11 @@ function follow(door: WorkflowDoor, run: WorkflowRun, ctx: ToolContext): Promise
   });
 }
 
-/** What the caller can do next, given where the run is after the wait. */
-function afterWait(run: WorkflowRun, approvals: readonly Approval[], waitedMs: number): string {
+/**
+ * What the caller can do next, given where the run is after the wait of `waitMs` (the wait the
+ * server gives, not the time measured: a slow machine must not change the answer).
+ */
+function afterWait(run: WorkflowRun, approvals: readonly Approval[], waitMs: number): string {
   const what = `Workflow run ${run.id} of ${JSON.stringify(run.workflowKey)}`;
   if (run.status === 'completed') return `${what} completed.`;
   if (WORKFLOW_RUN_ENDED.includes(run.status))
@@ -55,7 +58,7 @@ function afterWait(run: WorkflowRun, approvals: readonly Approval[], waitedMs: n
       'reject_workflow_step, or send an approver its approve_url and reject_url.'
     );
   }
-  return `${what} is still ${run.status} after waiting ${Math.round(waitedMs / 1000)} s; it keeps going. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`;
+  return `${what} is still ${run.status} after waiting ${Math.round(waitMs / 1000)} s; it keeps going. Call get_workflow_run with workflow_run_id "${run.id}" to follow it.`;
 }
 
 export const startWorkflowRunTool = defineTool({
@@ -121,7 +124,6 @@ export const startWorkflowRunTool = defineTool({
         },
       };
     }
-    const started = Date.now();
     let inspected: Awaited<ReturnType<WorkflowDoor['inspect']>>;
     try {
       await follow(door, run, ctx);
@@ -144,7 +146,7 @@ export const startWorkflowRunTool = defineTool({
       data: {
         ...(await workflowRunDetail(door, inspected, redact)),
         replayed,
-        message: afterWait(inspected.run, inspected.approvals, Date.now() - started),
+        message: afterWait(inspected.run, inspected.approvals, ctx.deps.workflowWaitMs),
       },
     };
   },
