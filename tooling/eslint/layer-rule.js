@@ -9,6 +9,8 @@ import path from 'node:path';
 
 /** Every workspace package and its layer. A new package is placed here before anything imports it. */
 export const PACKAGE_LAYERS = Object.freeze({
+  // The one error model: imported by every package, itself importing none.
+  '@junction/errors': 'base',
   '@junction/store': 'base',
   '@junction/config-templates': 'base',
   '@junction/telemetry': 'base',
@@ -48,7 +50,7 @@ const A = {
 
 /** What to do instead, when a package reaches sideways within its own layer. */
 const SIDEWAYS = {
-  base: 'base packages import no other @junction package; take what is needed as an argument.',
+  base: 'base packages import no other @junction package but @junction/errors; take what is needed as an argument.',
   domain:
     'among domain packages only @junction/agent-core may be imported, by the others; move the shared piece into agent-core or a base package.',
   surface:
@@ -157,6 +159,7 @@ export function layerProblem(own, file, specifier) {
   if (to < from) return undefined;
   if (to === from) {
     if (layer === 'domain' && target === '@junction/agent-core') return undefined;
+    if (layer === 'base' && target === '@junction/errors') return undefined;
     return `${own.name} is ${A[layer]} and may not import ${target} (${targetLayer}): ${SIDEWAYS[layer]} ${CHAIN}`;
   }
   return (

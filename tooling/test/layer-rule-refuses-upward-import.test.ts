@@ -169,6 +169,22 @@ describe('the layer rule lets imports point down', () => {
     expect(await layerErrors(file, `export * from '${specifier}';\n`)).toEqual([]);
   });
 
+  it('lets every package import @junction/errors, which itself imports none', async () => {
+    const code = "import { JunctionError } from '@junction/errors';\nexport const E = JunctionError;\n";
+    expect(await layerErrors('packages/store/src/layer-fixture.ts', code)).toEqual([]);
+    expect(await layerErrors('packages/telemetry/src/layer-fixture.ts', code)).toEqual([]);
+    expect(await layerErrors('packages/agent-core/src/layer-fixture.ts', code)).toEqual([]);
+    expect(
+      await layerErrors(
+        'packages/errors/src/layer-fixture.ts',
+        "import type { Store } from '@junction/store';\nexport type S = Store;\n",
+      ),
+    ).toEqual([
+      '@junction/errors is a base package and may not import @junction/store (base): ' +
+        `base packages import no other @junction package but @junction/errors; take what is needed as an argument. ${CHAIN}`,
+    ]);
+  });
+
   it('passes relative imports inside a package', async () => {
     const errors = await layerErrors(
       'packages/agent-core/test/layer-fixture.ts',
@@ -186,7 +202,7 @@ describe('the layer rule answers the same from any working directory', () => {
     const fromRoot = await layerErrors(file, code, root);
     expect(fromPackage).toEqual([
       '@junction/config-templates is a base package and may not import @junction/store (base): ' +
-        `base packages import no other @junction package; take what is needed as an argument. ${CHAIN}`,
+        `base packages import no other @junction package but @junction/errors; take what is needed as an argument. ${CHAIN}`,
     ]);
     expect(fromRoot).toEqual(fromPackage);
   });

@@ -1,26 +1,27 @@
-/** Codes of the errors the CLI raises itself (the packages raise their own). */
-export const CLI_ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'INVALID_USAGE',
-  'COMMAND_NOT_FOUND',
-  'INTERNAL_ERROR',
-  'MANAGEMENT_NOT_CONFIGURED',
-  'MANAGEMENT_KEY_REFUSED',
-  'MANAGEMENT_UNREACHABLE',
-  'TRACES_DISABLED',
-] as const;
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
+/** Codes of the errors the CLI raises itself (the packages raise their own), with their kinds. */
+export const CLI_ERRORS = {
+  INVALID_ARGUMENT: 'invalid',
+  INVALID_USAGE: 'invalid',
+  COMMAND_NOT_FOUND: 'not_found',
+  INTERNAL_ERROR: 'internal',
+  MANAGEMENT_NOT_CONFIGURED: 'misconfigured',
+  MANAGEMENT_KEY_REFUSED: 'unauthenticated',
+  MANAGEMENT_UNREACHABLE: 'unavailable',
+  TRACES_DISABLED: 'misconfigured',
+} as const satisfies ErrorCodes;
+
+export type CliErrorCode = keyof typeof CLI_ERRORS;
+
+/** Codes of the errors the CLI raises itself. */
+export const CLI_ERROR_CODES = codesOf<CliErrorCode>(CLI_ERRORS);
 
 /** A usage or lookup failure found by a command: a stable code, a message that says what to do, JSON-safe details. */
-export class CliError extends Error {
+export class CliError extends JunctionError<CliErrorCode> {
   override readonly name = 'CliError';
-  readonly code: CliErrorCode;
-  readonly details: Record<string, unknown>;
 
   constructor(code: CliErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(message);
-    this.code = code;
-    this.details = details;
+    super(code, CLI_ERRORS[code], message, details);
   }
 }

@@ -1,56 +1,51 @@
-/** Stable codes of every error agent-core raises. */
-export const AGENT_CORE_ERROR_CODES = [
-  'MCP_CONNECT_FAILED',
-  'MCP_TIMEOUT',
-  'MCP_SERVER_EXITED',
-  'MCP_REQUEST_FAILED',
-  'MCP_POOL_CLOSED',
-  'ENVIRONMENT_NOT_FOUND',
-  'AGENT_NOT_FOUND',
-  'AGENT_AMBIGUOUS',
-  'AGENT_INVALID',
-  'AGENT_EXISTS',
-  'AGENT_IN_USE',
-  'ENVIRONMENT_IN_USE',
-  'TOOL_NOT_FOUND',
-  'TOOL_AMBIGUOUS',
-  'SUB_AGENT_NOT_FOUND',
-  'TEMPLATE_VARIABLE_MISSING',
-  'MAX_STEPS_REACHED',
-  'TOOL_OUTCOME_UNKNOWN',
-  'TOOL_GONE',
-  'RUN_NOT_FOUND',
-  'RUN_ENDED',
-  'RUN_REQUEST_INVALID',
-  'IDEMPOTENCY_KEY_REUSED',
-  'MODEL_NOT_CONFIGURED',
-  'MODEL_PROVIDER_UNKNOWN',
-  'MODEL_API_KEY_MISSING',
-  'MODEL_BASE_URL_MISSING',
-] as const;
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-export type AgentCoreErrorCode = (typeof AGENT_CORE_ERROR_CODES)[number];
+/** Every code agent-core raises, with its kind (who can fix it; see @junction/errors). */
+export const AGENT_CORE_ERRORS = {
+  MCP_CONNECT_FAILED: 'internal',
+  MCP_TIMEOUT: 'internal',
+  MCP_SERVER_EXITED: 'internal',
+  MCP_REQUEST_FAILED: 'internal',
+  MCP_POOL_CLOSED: 'internal',
+  ENVIRONMENT_NOT_FOUND: 'not_found',
+  AGENT_NOT_FOUND: 'not_found',
+  AGENT_AMBIGUOUS: 'invalid',
+  AGENT_INVALID: 'misconfigured',
+  AGENT_EXISTS: 'conflict',
+  AGENT_IN_USE: 'conflict',
+  ENVIRONMENT_IN_USE: 'conflict',
+  TOOL_NOT_FOUND: 'unprocessable',
+  TOOL_AMBIGUOUS: 'unprocessable',
+  SUB_AGENT_NOT_FOUND: 'unprocessable',
+  TEMPLATE_VARIABLE_MISSING: 'unprocessable',
+  MAX_STEPS_REACHED: 'unprocessable',
+  TOOL_OUTCOME_UNKNOWN: 'unprocessable',
+  TOOL_GONE: 'unprocessable',
+  RUN_NOT_FOUND: 'not_found',
+  RUN_ENDED: 'conflict',
+  RUN_REQUEST_INVALID: 'invalid',
+  IDEMPOTENCY_KEY_REUSED: 'conflict',
+  MODEL_NOT_CONFIGURED: 'misconfigured',
+  MODEL_PROVIDER_UNKNOWN: 'misconfigured',
+  MODEL_API_KEY_MISSING: 'misconfigured',
+  MODEL_BASE_URL_MISSING: 'misconfigured',
+} as const satisfies ErrorCodes;
+
+export type AgentCoreErrorCode = keyof typeof AGENT_CORE_ERRORS;
+
+/** Stable codes of every error agent-core raises. */
+export const AGENT_CORE_ERROR_CODES = codesOf<AgentCoreErrorCode>(AGENT_CORE_ERRORS);
 
 /** An agent-core failure: a stable code, a message that says what to do, JSON-safe details. */
-export class AgentCoreError extends Error {
-  readonly code: AgentCoreErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class AgentCoreError extends JunctionError<AgentCoreErrorCode> {
   constructor(
     code: AgentCoreErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, AGENT_CORE_ERRORS[code], message, details, options);
     this.name = 'AgentCoreError';
-    this.code = code;
-    this.details = details;
-  }
-
-  /** The JSON shape surfaces print. */
-  toJSON(): { code: string; message: string; details: Record<string, unknown> } {
-    return { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -5,5 +5,10 @@
 //   @junction/agent-core/models  which model an agent uses and whether it can run
 //   @junction/agent-core/sync    environment sync
 // The root holds what every folder shares: the error family.
-export { AGENT_CORE_ERROR_CODES, AgentCoreError, isAgentCoreError } from './errors.js';
+export {
+  AGENT_CORE_ERRORS,
+  AGENT_CORE_ERROR_CODES,
+  AgentCoreError,
+  isAgentCoreError,
+} from './errors.js';
 export type { AgentCoreErrorCode } from './errors.js';

@@ -1,21 +1,21 @@
-/** Codes of the coding bus's failures. */
-export const CODING_BUS_ERROR_CODES = [
-  'NATS_SERVER_MISSING',
-  'NATS_SERVER_FAILED',
-  'NATS_UNREACHABLE',
-] as const;
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-export type CodingBusErrorCode = (typeof CODING_BUS_ERROR_CODES)[number];
+/** Codes of the coding bus's failures, with their kinds (see @junction/errors). */
+export const CODING_BUS_ERRORS = {
+  NATS_SERVER_MISSING: 'misconfigured',
+  NATS_SERVER_FAILED: 'internal',
+  NATS_UNREACHABLE: 'unavailable',
+} as const satisfies ErrorCodes;
+
+export type CodingBusErrorCode = keyof typeof CODING_BUS_ERRORS;
+
+/** Codes of the coding bus's failures. */
+export const CODING_BUS_ERROR_CODES = codesOf<CodingBusErrorCode>(CODING_BUS_ERRORS);
 
 /** A coding-bus failure: a stable code, a message that says what to do, JSON-safe details. */
-export class CodingBusError extends Error {
-  readonly code: CodingBusErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class CodingBusError extends JunctionError<CodingBusErrorCode> {
   constructor(code: CodingBusErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+    super(code, CODING_BUS_ERRORS[code], message, details);
     this.name = 'CodingBusError';
-    this.code = code;
-    this.details = details;
   }
 }

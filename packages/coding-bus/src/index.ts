@@ -14,7 +14,7 @@ export { CODING_TOOL_NAMES, SPAN_CODING_TASK, createCodingTools } from './coding
 export type { CodingToolsOptions } from './coding-tools.js';
 export { EmbeddedNats, findNatsServer } from './embedded-nats.js';
 export type { EmbeddedNatsOptions } from './embedded-nats.js';
-export { CODING_BUS_ERROR_CODES, CodingBusError } from './errors.js';
+export { CODING_BUS_ERRORS, CODING_BUS_ERROR_CODES, CodingBusError } from './errors.js';
 export type { CodingBusErrorCode } from './errors.js';
 export { codingSettings } from './settings.js';
 export type { CodingSettings } from './settings.js';

@@ -1,5 +1,6 @@
 // One error family for everything this package reports. Surfaces (CLI, REST, MCP) map the
 // stable `code` to exit codes / status codes in one table each, so codes never change meaning.
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
 /** A value that survives JSON.stringify unchanged. */
 export type JsonValue =
@@ -10,24 +11,29 @@ export type JsonValue =
   | JsonValue[]
   | { [key: string]: JsonValue };
 
-/** Every code this package throws. */
-export const CONFIG_TEMPLATES_ERROR_CODES = [
-  'CONFIG_INVALID',
-  'CONFIG_UNREADABLE',
-  'INVALID_NAME',
-  'ENVIRONMENT_NOT_FOUND',
-  'ENVIRONMENT_EXISTS',
-  'AGENT_NOT_FOUND',
-  'AGENT_FILE_EXISTS',
-  'VARIABLES_INVALID',
-  'TEMPLATE_VARIABLE_MISSING',
-  'TEMPLATE_INVALID',
-  'PROMPT_INVALID',
-  'FILE_UNREADABLE',
-] as const;
+/** Every code this package throws, with its kind (see @junction/errors). */
+export const CONFIG_TEMPLATES_ERRORS = {
+  CONFIG_INVALID: 'misconfigured',
+  CONFIG_UNREADABLE: 'internal',
+  INVALID_NAME: 'invalid',
+  ENVIRONMENT_NOT_FOUND: 'not_found',
+  ENVIRONMENT_EXISTS: 'conflict',
+  AGENT_NOT_FOUND: 'not_found',
+  AGENT_FILE_EXISTS: 'conflict',
+  VARIABLES_INVALID: 'misconfigured',
+  TEMPLATE_VARIABLE_MISSING: 'unprocessable',
+  TEMPLATE_INVALID: 'misconfigured',
+  PROMPT_INVALID: 'misconfigured',
+  FILE_UNREADABLE: 'internal',
+} as const satisfies ErrorCodes;
 
 /** A stable, upper-case error code of this package. */
-export type ConfigTemplatesErrorCode = (typeof CONFIG_TEMPLATES_ERROR_CODES)[number];
+export type ConfigTemplatesErrorCode = keyof typeof CONFIG_TEMPLATES_ERRORS;
+
+/** Every code this package throws. */
+export const CONFIG_TEMPLATES_ERROR_CODES = codesOf<ConfigTemplatesErrorCode>(
+  CONFIG_TEMPLATES_ERRORS,
+);
 
 /** Options shared by every error of the family. */
 export interface ConfigTemplatesErrorOptions {
@@ -36,28 +42,17 @@ export interface ConfigTemplatesErrorOptions {
 }
 
 /** Base class: a stable `code`, a message that says what to do, JSON-safe `details`, the original `cause`. */
-export class ConfigTemplatesError extends Error {
-  readonly code: ConfigTemplatesErrorCode;
-  readonly details: Record<string, JsonValue>;
-
+export class ConfigTemplatesError extends JunctionError<
+  ConfigTemplatesErrorCode,
+  Record<string, JsonValue>
+> {
   constructor(
     code: ConfigTemplatesErrorCode,
     message: string,
     options: ConfigTemplatesErrorOptions = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(code, CONFIG_TEMPLATES_ERRORS[code], message, options.details ?? {}, options);
     this.name = 'ConfigTemplatesError';
-    this.code = code;
-    this.details = options.details ?? {};
-  }
-
-  /** The JSON shape surfaces send to clients. */
-  toJSON(): {
-    code: ConfigTemplatesErrorCode;
-    message: string;
-    details: Record<string, JsonValue>;
-  } {
-    return { code: this.code, message: this.message, details: this.details };
   }
 }
 

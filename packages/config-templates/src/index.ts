@@ -96,6 +96,7 @@ export { renderPrompt } from './prompt-renderer.js';
 export type { PromptMessage, RenderPromptOptions, RenderedPrompt } from './prompt-renderer.js';
 
 export {
+  CONFIG_TEMPLATES_ERRORS,
   CONFIG_TEMPLATES_ERROR_CODES,
   ConfigError,
   ConfigTemplatesError,

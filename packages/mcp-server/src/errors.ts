@@ -1,34 +1,41 @@
-// Errors of the MCP surface and the one table that turns any domain error into a tool error.
-import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
-import { isConfigTemplatesError, type ConfigTemplatesErrorCode } from '@junction/config-templates';
-import { isScheduleError, type ScheduleErrorCode } from '@junction/scheduler';
-import { isStoreError, type StoreErrorCode } from '@junction/store';
-import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
+// Errors of the MCP surface, and how any error becomes a tool error: by its code's kind
+// (@junction/errors).
+import type { AgentCoreErrorCode } from '@junction/agent-core';
+import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
+import {
+  codesOf,
+  isJunctionError,
+  JunctionError,
+  type ErrorCodes,
+  type ErrorKind,
+} from '@junction/errors';
+import type { ScheduleErrorCode } from '@junction/scheduler';
+import type { StoreErrorCode } from '@junction/store';
+import type { WorkflowErrorCode } from '@junction/workflows';
 
-/** Codes raised by the MCP tools themselves (domain packages bring their own). */
-export const MCP_SERVER_ERROR_CODES = [
-  'ARGUMENT_INVALID',
-  'CONFIG_NOT_FOUND',
-  'WORKFLOWS_UNAVAILABLE',
-] as const;
+/** Codes raised by the MCP tools themselves (domain packages bring their own), with their kinds. */
+export const MCP_SERVER_ERRORS = {
+  ARGUMENT_INVALID: 'invalid',
+  CONFIG_NOT_FOUND: 'not_found',
+  // Retrying cannot help, and its message says which server to use instead: the caller's.
+  WORKFLOWS_UNAVAILABLE: 'misconfigured',
+} as const satisfies ErrorCodes;
 
-export type McpServerErrorCode = (typeof MCP_SERVER_ERROR_CODES)[number];
+export type McpServerErrorCode = keyof typeof MCP_SERVER_ERRORS;
+
+/** Codes raised by the MCP tools themselves. */
+export const MCP_SERVER_ERROR_CODES = codesOf<McpServerErrorCode>(MCP_SERVER_ERRORS);
 
 /** A refusal of an MCP tool: a stable code, a message that says what to do, JSON-safe details. */
-export class McpServerError extends Error {
-  readonly code: McpServerErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class McpServerError extends JunctionError<McpServerErrorCode> {
   constructor(
     code: McpServerErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, MCP_SERVER_ERRORS[code], message, details, options);
     this.name = 'McpServerError';
-    this.code = code;
-    this.details = details;
   }
 }
 
@@ -47,25 +54,19 @@ export type ToolFailureCode =
   | WorkflowErrorCode
   | ScheduleErrorCode;
 
-/**
- * Domain codes that are the server's trouble, not the caller's; every other code is the
- * caller's. WORKFLOWS_UNAVAILABLE stays the caller's: retrying cannot help, and its message
- * says which server to use instead.
- */
-const SERVER_FAULTS: ReadonlySet<ToolFailureCode> = new Set<ToolFailureCode>([
-  // @junction/store
-  'STORE_OPEN_FAILED',
-  'STORE_MIGRATION_FAILED',
-  'STORE_CLOSED',
-  'STORE_BUSY',
-  'STORE_UNAVAILABLE',
-  'STORE_QUERY_FAILED',
-  // @junction/agent-core
-  'MCP_POOL_CLOSED',
-  // @junction/config-templates
-  'CONFIG_UNREADABLE',
-  'FILE_UNREADABLE',
-]);
+/** The fault of each kind: the server's when it cannot answer now or failed itself. */
+const FAULT_BY_KIND: Readonly<Record<ErrorKind, Fault>> = {
+  invalid: 'caller',
+  unauthenticated: 'caller',
+  forbidden: 'caller',
+  not_found: 'caller',
+  conflict: 'caller',
+  too_large: 'caller',
+  unprocessable: 'caller',
+  misconfigured: 'caller',
+  unavailable: 'server',
+  internal: 'server',
+};
 
 /** A failure as a tool result shows it. */
 export interface ToolFailure {
@@ -75,20 +76,13 @@ export interface ToolFailure {
   details?: unknown;
 }
 
-/** Classifies any thrown value: known domain errors keep their code and message. */
+/** Classifies any thrown value: known errors keep their code and message. */
 export function toolFailure(err: unknown): ToolFailure {
-  if (
-    err instanceof McpServerError ||
-    isAgentCoreError(err) ||
-    isStoreError(err) ||
-    isConfigTemplatesError(err) ||
-    isWorkflowError(err) ||
-    isScheduleError(err)
-  ) {
+  if (isJunctionError(err)) {
     return {
       code: err.code,
       message: err.message,
-      fault: SERVER_FAULTS.has(err.code as ToolFailureCode) ? 'server' : 'caller',
+      fault: FAULT_BY_KIND[err.kind],
       details: err.details,
     };
   }

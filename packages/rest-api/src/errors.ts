@@ -1,59 +1,61 @@
-// Errors of the REST surface and the one table that maps every error code to an HTTP status.
-import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+// Errors of the REST surface, and how any error is answered: by its code's kind and HTTP's
+// few exceptions (@junction/errors), a store that cannot answer and the server's own faults
+// each with one answer that keeps internals out.
+import { AGENT_CORE_ERRORS, type AgentCoreErrorCode } from '@junction/agent-core';
 import {
   bodyReadFailure,
-  isConfigTemplatesError,
+  CONFIG_TEMPLATES_ERRORS,
   type BodyReadFailure,
   type ConfigTemplatesErrorCode,
 } from '@junction/config-templates';
-import { isScheduleError, type ScheduleErrorCode } from '@junction/scheduler';
-import { isStoreError, type StoreErrorCode } from '@junction/store';
+import {
+  codesOf,
+  httpStatus,
+  isJunctionError,
+  JunctionError,
+  type ErrorCodes,
+} from '@junction/errors';
+import { SCHEDULE_ERRORS, type ScheduleErrorCode } from '@junction/scheduler';
+import { isStoreError, STORE_ERRORS, type StoreErrorCode } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
-import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
+import { WORKFLOW_ERRORS, type WorkflowErrorCode } from '@junction/workflows';
 import type { ErrorResponse } from './schemas.js';
 
-/** Codes raised by the REST surface itself (domain packages bring their own). */
-export const REST_ERROR_CODES = [
-  'INVALID_PARAMETER',
-  'INVALID_BODY',
-  'INVALID_JSON',
-  'API_KEY_MISSING',
-  'API_KEY_INVALID',
-  'ROUTE_NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'DATABASE_UNAVAILABLE',
-  'INTERNAL_ERROR',
-  'TRACE_NOT_FOUND',
-  'TOO_MANY_STREAMS',
-] as const;
+/** Codes raised by the REST surface itself (domain packages bring their own), with their kinds. */
+export const REST_ERRORS = {
+  INVALID_PARAMETER: 'invalid',
+  INVALID_BODY: 'invalid',
+  INVALID_JSON: 'invalid',
+  API_KEY_MISSING: 'unauthenticated',
+  API_KEY_INVALID: 'unauthenticated',
+  ROUTE_NOT_FOUND: 'not_found',
+  METHOD_NOT_ALLOWED: 'invalid',
+  PAYLOAD_TOO_LARGE: 'too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'invalid',
+  DATABASE_UNAVAILABLE: 'unavailable',
+  INTERNAL_ERROR: 'internal',
+  TRACE_NOT_FOUND: 'not_found',
+  TOO_MANY_STREAMS: 'unavailable',
+} as const satisfies ErrorCodes;
 
-export type RestErrorCode = (typeof REST_ERROR_CODES)[number];
+export type RestErrorCode = keyof typeof REST_ERRORS;
+
+/** Codes raised by the REST surface itself. */
+export const REST_ERROR_CODES = codesOf<RestErrorCode>(REST_ERRORS);
 
 /** A refusal of the REST surface: a stable code, a message that says what to do, JSON-safe details. */
-export class RestApiError extends Error {
-  readonly code: RestErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class RestApiError extends JunctionError<RestErrorCode> {
   constructor(
     code: RestErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, REST_ERRORS[code], message, details, options);
     this.name = 'RestApiError';
-    this.code = code;
-    this.details = details;
   }
 }
 
-/**
- * The status of every code a response can carry. Domain codes not listed here fall back by
- * family: an agent-core or config-templates refusal is 422 (the request was understood, the
- * agent cannot run as configured), anything unknown is a 500.
- */
 /** Every code a REST answer can carry: this surface's and the domain's. */
 export type RestAnswerCode =
   | RestErrorCode
@@ -63,95 +65,20 @@ export type RestAnswerCode =
   | WorkflowErrorCode
   | ScheduleErrorCode;
 
-/** Every code of @junction/workflows, so a new one does not compile until it has a status. */
-const WORKFLOW_STATUS: Readonly<Record<WorkflowErrorCode, number>> = {
-  WORKFLOW_INVALID: 400,
-  WORKFLOW_INPUT_INVALID: 400,
-  APPROVER_NOT_ALLOWED: 403,
-  APPROVAL_TOKEN_INVALID: 403,
-  WORKFLOW_NOT_FOUND: 404,
-  WORKFLOW_RUN_NOT_FOUND: 404,
-  APPROVAL_NOT_FOUND: 404,
-  WORKFLOW_AMBIGUOUS: 409,
-  WORKFLOW_DISABLED: 409,
-  WORKFLOW_RUN_ENDED: 409,
-  APPROVAL_DECIDED: 409,
-  APPROVAL_EXPIRED: 410,
-  APPROVAL_WITHDRAWN: 409,
+/** Every code a REST answer can carry, with its kind. */
+const ANSWER_KINDS: ErrorCodes<RestAnswerCode> = {
+  ...AGENT_CORE_ERRORS,
+  ...CONFIG_TEMPLATES_ERRORS,
+  ...STORE_ERRORS,
+  ...WORKFLOW_ERRORS,
+  ...SCHEDULE_ERRORS,
+  ...REST_ERRORS,
 };
 
-/** Every code of @junction/scheduler, so a new one does not compile until it has a status. */
-const SCHEDULE_STATUS: Readonly<Record<ScheduleErrorCode, number>> = {
-  SCHEDULE_INVALID: 400,
-  SCHEDULE_NOT_FOUND: 404,
-  SCHEDULE_TARGET_NOT_FOUND: 404,
-  SCHEDULE_TARGET_AMBIGUOUS: 409,
-  SCHEDULER_UNAVAILABLE: 503,
-};
-
-export const ERROR_STATUS: Readonly<Partial<Record<RestAnswerCode, number>>> = {
-  INVALID_PARAMETER: 400,
-  INVALID_BODY: 400,
-  INVALID_JSON: 400,
-  API_KEY_MISSING: 401,
-  API_KEY_INVALID: 401,
-  ROUTE_NOT_FOUND: 404,
-  AGENT_NOT_FOUND: 404,
-  RUN_NOT_FOUND: 404,
-  RUN_ENDED: 409,
-  ENVIRONMENT_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  DATABASE_UNAVAILABLE: 503,
-  INTERNAL_ERROR: 500,
-  TRACE_NOT_FOUND: 404,
-  TOO_MANY_STREAMS: 503,
-  // @junction/agent-core: the run request itself
-  RUN_REQUEST_INVALID: 400,
-  AGENT_AMBIGUOUS: 400,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  // @junction/agent-core: the agent exists but cannot be run as the server is configured
-  // (the operator's to fix; every surface answers these 503).
-  MODEL_NOT_CONFIGURED: 503,
-  MODEL_PROVIDER_UNKNOWN: 503,
-  MODEL_API_KEY_MISSING: 503,
-  MODEL_BASE_URL_MISSING: 503,
-  AGENT_INVALID: 503,
-  TOOL_NOT_FOUND: 422,
-  TOOL_AMBIGUOUS: 422,
-  SUB_AGENT_NOT_FOUND: 422,
-  TEMPLATE_VARIABLE_MISSING: 422,
-  // @junction/store
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  INVALID_INPUT: 400,
-  INVALID_REFERENCE: 422,
-  // @junction/workflows
-  ...WORKFLOW_STATUS,
-  // @junction/scheduler
-  ...SCHEDULE_STATUS,
-};
-
-/** Store codes that mean the database cannot answer now: 503, with a message that hides internals. */
-const DATABASE_DOWN: ReadonlySet<string> = new Set([
-  'STORE_OPEN_FAILED',
-  'STORE_MIGRATION_FAILED',
-  'STORE_CLOSED',
-  'STORE_BUSY',
-  'STORE_UNAVAILABLE',
-]);
-
-/** Domain codes that are the server's trouble, never the caller's: answered as a 500. */
-const DOMAIN_SERVER_FAULTS: ReadonlySet<string> = new Set([
-  'MCP_CONNECT_FAILED',
-  'MCP_TIMEOUT',
-  'MCP_SERVER_EXITED',
-  'MCP_REQUEST_FAILED',
-  'MCP_POOL_CLOSED',
-  'CONFIG_UNREADABLE',
-  'FILE_UNREADABLE',
-]);
+/** The status of every code a REST answer can carry (the OpenAPI document lists them). */
+export const ERROR_STATUS: Readonly<Record<RestAnswerCode, number>> = Object.fromEntries(
+  Object.entries(ANSWER_KINDS).map(([code, kind]) => [code, httpStatus(code, kind)]),
+) as Record<RestAnswerCode, number>;
 
 /** The body of every error response (the `Error` schema of the OpenAPI document). */
 export type ErrorBody = ErrorResponse;
@@ -241,25 +168,15 @@ export function errorAnswer(
   options: { maxBodyBytes: number; clean: (text: string) => string },
 ): ErrorAnswer {
   if (err instanceof RestApiError) {
-    return answer(ERROR_STATUS[err.code] ?? 500, err.code, err.message, err.details);
+    return answer(httpStatus(err.code, err.kind), err.code, err.message, err.details);
   }
-  if (isStoreError(err)) {
-    if (DATABASE_DOWN.has(err.code)) return DATABASE();
-    const status = ERROR_STATUS[err.code];
-    if (status === undefined) return INTERNAL();
+  if (isJunctionError(err)) {
+    // The store cannot answer now: one answer for every cause, with Retry-After.
+    if (isStoreError(err) && err.kind === 'unavailable') return DATABASE();
+    // The server's own fault: its message may hold internals; it goes to the log instead.
+    if (err.kind === 'internal') return INTERNAL();
     const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
-    return answer(status, err.code, options.clean(err.message), details);
-  }
-  if (isWorkflowError(err) || isScheduleError(err)) {
-    const status = isWorkflowError(err) ? WORKFLOW_STATUS[err.code] : SCHEDULE_STATUS[err.code];
-    const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
-    return answer(status, err.code, options.clean(err.message), details);
-  }
-  if (isAgentCoreError(err) || isConfigTemplatesError(err)) {
-    if (DOMAIN_SERVER_FAULTS.has(err.code)) return INTERNAL();
-    const status = ERROR_STATUS[err.code] ?? 422;
-    const details = mapStrings(err.details, options.clean) as Record<string, unknown>;
-    return answer(status, err.code, options.clean(err.message), details);
+    return answer(httpStatus(err.code, err.kind), err.code, options.clean(err.message), details);
   }
   return httpError(err, options.maxBodyBytes) ?? INTERNAL();
 }

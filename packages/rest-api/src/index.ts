@@ -6,7 +6,7 @@ export { DEFAULT_HEALTH_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './deps.js';
 export type { RestDeps } from './deps.js';
 export { createOpenApiDocument } from './openapi-document.js';
 export type { JsonObject, OpenApiOptions } from './openapi-document.js';
-export { ERROR_STATUS, REST_ERROR_CODES, RestApiError } from './errors.js';
+export { ERROR_STATUS, REST_ERRORS, REST_ERROR_CODES, RestApiError } from './errors.js';
 export type { ErrorBody, RestErrorCode } from './errors.js';
 export { DEFAULT_LIMIT, MAX_LIMIT } from './query-params.js';
 export { SCHEDULER_STATES } from './schemas.js';

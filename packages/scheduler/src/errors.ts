@@ -1,28 +1,25 @@
-/** Stable codes of every error the scheduler package raises. */
-export const SCHEDULE_ERROR_CODES = [
-  'SCHEDULE_INVALID',
-  'SCHEDULE_NOT_FOUND',
-  'SCHEDULE_TARGET_NOT_FOUND',
-  'SCHEDULE_TARGET_AMBIGUOUS',
-  'SCHEDULER_UNAVAILABLE',
-] as const;
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-export type ScheduleErrorCode = (typeof SCHEDULE_ERROR_CODES)[number];
+/** Every code the scheduler package raises, with its kind (see @junction/errors). */
+export const SCHEDULE_ERRORS = {
+  SCHEDULE_INVALID: 'invalid',
+  SCHEDULE_NOT_FOUND: 'not_found',
+  SCHEDULE_TARGET_NOT_FOUND: 'not_found',
+  // An agent and a workflow of that name: say which (409, as the same name twice).
+  SCHEDULE_TARGET_AMBIGUOUS: 'conflict',
+  SCHEDULER_UNAVAILABLE: 'unavailable',
+} as const satisfies ErrorCodes;
+
+export type ScheduleErrorCode = keyof typeof SCHEDULE_ERRORS;
+
+/** Stable codes of every error the scheduler package raises. */
+export const SCHEDULE_ERROR_CODES = codesOf<ScheduleErrorCode>(SCHEDULE_ERRORS);
 
 /** A scheduler failure: a stable code, a message that says what to do, JSON-safe details. */
-export class ScheduleError extends Error {
-  readonly code: ScheduleErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class ScheduleError extends JunctionError<ScheduleErrorCode> {
   constructor(code: ScheduleErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+    super(code, SCHEDULE_ERRORS[code], message, details);
     this.name = 'ScheduleError';
-    this.code = code;
-    this.details = details;
-  }
-
-  toJSON(): { code: string; message: string; details: Record<string, unknown> } {
-    return { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -24,6 +24,7 @@ export {
 export {
   isScheduleError,
   ScheduleError,
+  SCHEDULE_ERRORS,
   SCHEDULE_ERROR_CODES,
   type ScheduleErrorCode,
 } from './errors.js';

@@ -1,6 +1,6 @@
 // Public API of @junction/service-kit: what every Junction process that serves needs. Every
 // name is exported on purpose, one by one.
-export { SERVICE_ERROR_CODES, ServiceError } from './service-error.js';
+export { SERVICE_ERRORS, SERVICE_ERROR_CODES, ServiceError } from './service-error.js';
 export type { ServiceErrorCode } from './service-error.js';
 export { envPortHint, listen } from './listen.js';
 export type { ListenTarget, Listening, PortHint } from './listen.js';

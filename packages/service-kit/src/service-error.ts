@@ -1,17 +1,23 @@
 // One error family for the serving processes (junction serve, api-server, webhook-server):
 // start-up failures an operator fixes by changing a setting. The codes never change meaning.
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-/** Every code this package raises. */
-export const SERVICE_ERROR_CODES = ['SETTING_INVALID', 'PORT_IN_USE', 'LISTEN_FAILED'] as const;
+/** Every code this package raises, with its kind (see @junction/errors). */
+export const SERVICE_ERRORS = {
+  SETTING_INVALID: 'misconfigured',
+  PORT_IN_USE: 'conflict',
+  LISTEN_FAILED: 'internal',
+} as const satisfies ErrorCodes;
 
 /** A stable, upper-case error code of this package. */
-export type ServiceErrorCode = (typeof SERVICE_ERROR_CODES)[number];
+export type ServiceErrorCode = keyof typeof SERVICE_ERRORS;
+
+/** Every code this package raises. */
+export const SERVICE_ERROR_CODES = codesOf<ServiceErrorCode>(SERVICE_ERRORS);
 
 /** A start-up failure of a serving process: a stable code, a one-line message that says what to do, JSON-safe details. */
-export class ServiceError extends Error {
+export class ServiceError extends JunctionError<ServiceErrorCode> {
   override readonly name = 'ServiceError';
-  readonly code: ServiceErrorCode;
-  readonly details: Record<string, unknown>;
 
   constructor(
     code: ServiceErrorCode,
@@ -19,8 +25,6 @@ export class ServiceError extends Error {
     details: Record<string, unknown> = {},
     options: { cause?: unknown } = {},
   ) {
-    super(message, options);
-    this.code = code;
-    this.details = details;
+    super(code, SERVICE_ERRORS[code], message, details, options);
   }
 }

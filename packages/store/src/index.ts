@@ -2,7 +2,13 @@
 export { openStore, DEFAULT_BUSY_TIMEOUT_MS } from './open-store.js';
 export type { OpenStoreOptions } from './open-store.js';
 export type { Store } from './store.js';
-export { StoreError, isStoreError, storeCallUnsent, STORE_ERROR_CODES } from './store-error.js';
+export {
+  StoreError,
+  isStoreError,
+  storeCallUnsent,
+  STORE_ERRORS,
+  STORE_ERROR_CODES,
+} from './store-error.js';
 export type { StoreErrorCode, StoreErrorDetails } from './store-error.js';
 export { resolveStoreLocation } from './store-location.js';
 export { describeLocation } from './connection.js';

@@ -1,41 +1,46 @@
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 import type { JsonValue } from './schema.js';
 
-/** Every code a StoreError can carry; surfaces map these to HTTP / JSON-RPC / exit codes. */
-export const STORE_ERROR_CODES = [
-  'STORE_OPEN_FAILED',
-  'STORE_MIGRATION_FAILED',
-  'STORE_CLOSED',
-  'STORE_BUSY',
-  'STORE_UNAVAILABLE',
-  'STORE_QUERY_FAILED',
-  'NOT_FOUND',
-  'CONFLICT',
-  'INVALID_INPUT',
-  'INVALID_REFERENCE',
-] as const;
+/** Every code a StoreError can carry, with its kind (see @junction/errors). */
+export const STORE_ERRORS = {
+  STORE_OPEN_FAILED: 'unavailable',
+  STORE_MIGRATION_FAILED: 'unavailable',
+  STORE_CLOSED: 'unavailable',
+  STORE_BUSY: 'unavailable',
+  STORE_UNAVAILABLE: 'unavailable',
+  STORE_QUERY_FAILED: 'internal',
+  NOT_FOUND: 'not_found',
+  CONFLICT: 'conflict',
+  INVALID_INPUT: 'invalid',
+  INVALID_REFERENCE: 'unprocessable',
+} as const satisfies ErrorCodes;
 
-export type StoreErrorCode = (typeof STORE_ERROR_CODES)[number];
+export type StoreErrorCode = keyof typeof STORE_ERRORS;
+
+/** Every code a StoreError can carry; surfaces answer them by kind. */
+export const STORE_ERROR_CODES = codesOf<StoreErrorCode>(STORE_ERRORS);
 
 export type StoreErrorDetails = Record<string, JsonValue>;
 
 /** The one error type the store throws: a stable code, an actionable message, JSON-safe details. */
-export class StoreError extends Error {
+export class StoreError extends JunctionError<StoreErrorCode, StoreErrorDetails> {
   override readonly name = 'StoreError';
-  readonly code: StoreErrorCode;
-  readonly details: StoreErrorDetails;
 
   constructor(
     code: StoreErrorCode,
     message: string,
     options: { details?: StoreErrorDetails; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.details = options.details ?? {};
+    super(code, STORE_ERRORS[code], message, options.details ?? {}, options);
   }
 
   /** A plain object for logs and HTTP bodies; the cause is reduced to its message. */
-  toJSON(): { name: string; code: StoreErrorCode; message: string; details: StoreErrorDetails } {
+  override toJSON(): {
+    name: string;
+    code: StoreErrorCode;
+    message: string;
+    details: StoreErrorDetails;
+  } {
     return { name: this.name, code: this.code, message: this.message, details: this.details };
   }
 }

@@ -1,6 +1,6 @@
 // Public API of @junction/telemetry: logs, traces and metrics. Names are exported one by one.
 
-export { TelemetryError } from './errors.js';
+export { TELEMETRY_ERRORS, TelemetryError } from './errors.js';
 export type { TelemetryErrorCode, TelemetryErrorDetails } from './errors.js';
 
 export { LOG_LEVELS, formatJsonRecord, formatTextRecord } from './log-format.js';

@@ -1,25 +1,29 @@
 // One error family for the webhook surface. The HTTP status of every code lives in one table
 // (http-errors.ts); the codes themselves never change meaning.
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-/** Every code this package raises. */
-export const WEBHOOK_ERROR_CODES = [
-  'INVALID_JSON',
-  'INVALID_REQUEST',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'PAYLOAD_TOO_LARGE',
-  'BEARER_TOKEN_REQUIRED',
-  'INVALID_API_KEY',
-  'METHOD_NOT_ALLOWED',
-  'ROUTE_NOT_FOUND',
-  'IDEMPOTENCY_KEY_INVALID',
-  'SERVICE_BUSY',
-  'INTERNAL_ERROR',
-  'OPTIONS_INVALID',
-  'ORIGIN_NOT_ALLOWED',
-] as const;
+/** Every code this package raises, with its kind (see @junction/errors). */
+export const WEBHOOK_ERRORS = {
+  INVALID_JSON: 'invalid',
+  INVALID_REQUEST: 'invalid',
+  UNSUPPORTED_MEDIA_TYPE: 'invalid',
+  PAYLOAD_TOO_LARGE: 'too_large',
+  BEARER_TOKEN_REQUIRED: 'unauthenticated',
+  INVALID_API_KEY: 'unauthenticated',
+  METHOD_NOT_ALLOWED: 'invalid',
+  ROUTE_NOT_FOUND: 'not_found',
+  IDEMPOTENCY_KEY_INVALID: 'invalid',
+  SERVICE_BUSY: 'unavailable',
+  INTERNAL_ERROR: 'internal',
+  OPTIONS_INVALID: 'internal',
+  ORIGIN_NOT_ALLOWED: 'forbidden',
+} as const satisfies ErrorCodes;
 
 /** A stable, upper-case error code of this package. */
-export type WebhookErrorCode = (typeof WEBHOOK_ERROR_CODES)[number];
+export type WebhookErrorCode = keyof typeof WEBHOOK_ERRORS;
+
+/** Every code this package raises. */
+export const WEBHOOK_ERROR_CODES = codesOf<WebhookErrorCode>(WEBHOOK_ERRORS);
 
 /** A value that survives JSON.stringify unchanged. */
 export type JsonValue =
@@ -31,25 +35,15 @@ export type JsonValue =
   | { [key: string]: JsonValue };
 
 /** A refusal or failure of the webhook surface: stable code, a message that says what to do, JSON-safe details. */
-export class WebhookError extends Error {
-  readonly code: WebhookErrorCode;
-  readonly details: Record<string, JsonValue>;
-
+export class WebhookError extends JunctionError<WebhookErrorCode, Record<string, JsonValue>> {
   constructor(
     code: WebhookErrorCode,
     message: string,
     details: Record<string, JsonValue> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, WEBHOOK_ERRORS[code], message, details, options);
     this.name = 'WebhookError';
-    this.code = code;
-    this.details = details;
-  }
-
-  /** The JSON shape logs print. */
-  toJSON(): { code: string; message: string; details: Record<string, JsonValue> } {
-    return { code: this.code, message: this.message, details: this.details };
   }
 }
 

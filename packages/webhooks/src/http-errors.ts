@@ -1,12 +1,19 @@
-// The one table from error codes to HTTP answers on the webhook server, and the JSON
-// handlers that make sure no failure ever leaves as an HTML page or with a secret in it.
+// How the webhook server answers any failure — by its code's kind (@junction/errors) — and the
+// JSON handlers that make sure no failure ever leaves as an HTML page or with a secret in it.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { isAgentCoreError, type AgentCoreErrorCode } from '@junction/agent-core';
+import { AGENT_CORE_ERRORS, type AgentCoreErrorCode } from '@junction/agent-core';
 import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
-import { isStoreError, type StoreErrorCode } from '@junction/store';
+import { httpStatus, isJunctionError, type ErrorCodes } from '@junction/errors';
+import { isStoreError, STORE_ERRORS, type StoreErrorCode } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
-import { isWorkflowError, type WorkflowErrorCode } from '@junction/workflows';
-import { WebhookError, isWebhookError, type JsonValue, type WebhookErrorCode } from './errors.js';
+import { WORKFLOW_ERRORS, type WorkflowErrorCode } from '@junction/workflows';
+import {
+  WEBHOOK_ERRORS,
+  WebhookError,
+  isWebhookError,
+  type JsonValue,
+  type WebhookErrorCode,
+} from './errors.js';
 
 /** Every code a webhook answer can carry: this surface's, the run door's, the workflows' and the store's. */
 export type WebhookAnswerCode =
@@ -15,48 +22,17 @@ export type WebhookAnswerCode =
   | WorkflowErrorCode
   | StoreErrorCode;
 
-/** HTTP status of every code the webhook server answers with; anything unlisted is a 500. */
-export const HTTP_STATUS_BY_CODE: Readonly<Partial<Record<WebhookAnswerCode, number>>> = {
-  // the caller's request
-  INVALID_JSON: 400,
-  INVALID_REQUEST: 400,
-  RUN_REQUEST_INVALID: 400,
-  AGENT_AMBIGUOUS: 400,
-  IDEMPOTENCY_KEY_INVALID: 400,
-  BEARER_TOKEN_REQUIRED: 401,
-  INVALID_API_KEY: 401,
-  APPROVAL_TOKEN_INVALID: 403,
-  APPROVER_NOT_ALLOWED: 403,
-  ORIGIN_NOT_ALLOWED: 403,
-  ROUTE_NOT_FOUND: 404,
-  ENVIRONMENT_NOT_FOUND: 404,
-  AGENT_NOT_FOUND: 404,
-  RUN_NOT_FOUND: 404,
-  APPROVAL_NOT_FOUND: 404,
-  WORKFLOW_RUN_NOT_FOUND: 404,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CONFLICT: 409,
-  APPROVAL_DECIDED: 409,
-  APPROVAL_EXPIRED: 410,
-  APPROVAL_WITHDRAWN: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  // the agent cannot run as the server is configured (the operator's to fix, not a crash)
-  AGENT_INVALID: 503,
-  MODEL_NOT_CONFIGURED: 503,
-  MODEL_PROVIDER_UNKNOWN: 503,
-  MODEL_API_KEY_MISSING: 503,
-  MODEL_BASE_URL_MISSING: 503,
-  // momentary trouble: retry
-  SERVICE_BUSY: 503,
-  STORE_BUSY: 503,
-  STORE_CLOSED: 503,
-  STORE_UNAVAILABLE: 503,
-  // real faults
-  INTERNAL_ERROR: 500,
+const ANSWER_KINDS: ErrorCodes<WebhookAnswerCode> = {
+  ...AGENT_CORE_ERRORS,
+  ...WORKFLOW_ERRORS,
+  ...STORE_ERRORS,
+  ...WEBHOOK_ERRORS,
 };
+
+/** HTTP status of every code the webhook server answers with (by kind; see @junction/errors). */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<WebhookAnswerCode, number>> = Object.fromEntries(
+  Object.entries(ANSWER_KINDS).map(([code, kind]) => [code, httpStatus(code, kind)]),
+) as Record<WebhookAnswerCode, number>;
 
 /** The JSON error body every refusal carries. */
 export interface ErrorBody {
@@ -104,67 +80,57 @@ function fromBodyFailure(failure: BodyReadFailure, cause: unknown): WebhookError
   }
 }
 
+const INTERNAL: HttpFailure = {
+  status: 500,
+  headers: {},
+  body: { error: { code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE } },
+};
+
+const BUSY: HttpFailure = {
+  status: 503,
+  headers: { 'Retry-After': '1' },
+  body: {
+    error: {
+      code: 'SERVICE_BUSY',
+      message:
+        'The run store is busy, restarting or did not answer; the run may not have been queued. Retry in a moment with the same Idempotency-Key, so a run that was queued is not queued twice.',
+    },
+  },
+};
+
 /** How a thrown value is answered: known codes keep their message; anything else is a 500 without details. */
 export function toHttpFailure(err: unknown): HttpFailure {
   const body = bodyReadFailure(err);
   const known = body ? fromBodyFailure(body, err) : err;
-  if (isWebhookError(known)) {
-    const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
+  if (isJunctionError(known)) {
+    // The store cannot answer now: one answer for every cause, with Retry-After.
+    if (isStoreError(known) && known.kind === 'unavailable') return BUSY;
+    const status = httpStatus(known.code, known.kind);
+    // The server's own fault: its message may hold internals; it goes to the log instead.
+    if (status === 500) return INTERNAL;
     const headers: Record<string, string> = {};
-    if (known.code === 'BEARER_TOKEN_REQUIRED' || known.code === 'INVALID_API_KEY') {
+    if (known.kind === 'unauthenticated') {
       headers['WWW-Authenticate'] = 'Bearer realm="junction-webhook"';
     }
-    if (known.code === 'METHOD_NOT_ALLOWED' && Array.isArray(known.details.allow)) {
-      headers.Allow = known.details.allow.join(', ');
+    if (status === 405 && Array.isArray(known.details.allow)) {
+      headers.Allow = (known.details.allow as string[]).join(', ');
     }
-    if (status === 503 && known.code === 'SERVICE_BUSY') headers['Retry-After'] = '1';
-    const message = status === 500 ? INTERNAL_MESSAGE : known.message;
-    const code = status === 500 ? 'INTERNAL_ERROR' : known.code;
-    const details =
-      status === 500 || Object.keys(known.details).length === 0 ? undefined : known.details;
-    return { status, headers, body: { error: { code, message, ...(details ? { details } : {}) } } };
-  }
-  if (isWorkflowError(known)) {
-    const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
-    if (status !== 500) {
-      // Workflow details are JSON-safe by contract (an approval's view, ids, approvers).
-      const details = known.details as Record<string, JsonValue>;
-      return {
-        status,
-        headers: {},
-        body: {
-          error: {
-            code: known.code,
-            message: redactText(known.message),
-            ...(Object.keys(details).length > 0 ? { details } : {}),
-          },
+    if (known.code === 'SERVICE_BUSY') headers['Retry-After'] = '1';
+    // This surface's own messages are written for the caller; the others' are cleaned. The
+    // store's details name its tables and columns, and stay in the log.
+    const message = isWebhookError(known) ? known.message : redactText(known.message);
+    const details = isStoreError(known) ? {} : (known.details as Record<string, JsonValue>);
+    return {
+      status,
+      headers,
+      body: {
+        error: {
+          code: known.code,
+          message,
+          ...(Object.keys(details).length > 0 ? { details } : {}),
         },
-      };
-    }
-  }
-  if (isAgentCoreError(known) || isStoreError(known)) {
-    const status = HTTP_STATUS_BY_CODE[known.code] ?? 500;
-    if (status !== 500) {
-      const busy =
-        known.code === 'STORE_BUSY' ||
-        known.code === 'STORE_CLOSED' ||
-        known.code === 'STORE_UNAVAILABLE';
-      return {
-        status,
-        headers: busy ? { 'Retry-After': '1' } : {},
-        body: {
-          error: {
-            code: busy ? 'SERVICE_BUSY' : known.code,
-            message: busy
-              ? 'The run store is busy, restarting or did not answer; the run may not have been queued. Retry in a moment with the same Idempotency-Key, so a run that was queued is not queued twice.'
-              : redactText(known.message),
-            ...(!busy && isAgentCoreError(known) && Object.keys(known.details).length > 0
-              ? { details: known.details as Record<string, JsonValue> }
-              : {}),
-          },
-        },
-      };
-    }
+      },
+    };
   }
   // Anything else the HTTP stack rejects as the client's fault (a malformed %-escape in the
   // path, …) carries a 4xx status: it is a bad request, never a 500.
@@ -184,11 +150,7 @@ export function toHttpFailure(err: unknown): HttpFailure {
       },
     };
   }
-  return {
-    status: 500,
-    headers: {},
-    body: { error: { code: 'INTERNAL_ERROR', message: INTERNAL_MESSAGE } },
-  };
+  return INTERNAL;
 }
 
 /** Writes a failure as JSON. */

@@ -1,6 +1,6 @@
 // Public API of @junction/webhooks: the inbound router of the webhook server and outbound
 // delivery. Every name is exported on purpose, one by one.
-export { WEBHOOK_ERROR_CODES, WebhookError, isWebhookError } from './errors.js';
+export { WEBHOOK_ERRORS, WEBHOOK_ERROR_CODES, WebhookError, isWebhookError } from './errors.js';
 export type { JsonValue, WebhookErrorCode } from './errors.js';
 
 export { DEFAULT_MAX_BODY_BYTES, createWebhookApp, createWebhookRouter } from './webhook-router.js';

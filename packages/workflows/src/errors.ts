@@ -1,41 +1,38 @@
-/** Stable codes of every error the workflows package raises. */
-export const WORKFLOW_ERROR_CODES = [
-  'WORKFLOW_INVALID',
-  'WORKFLOW_NOT_FOUND',
-  'WORKFLOW_AMBIGUOUS',
-  'WORKFLOW_DISABLED',
-  'WORKFLOW_INPUT_INVALID',
-  'WORKFLOW_RUN_NOT_FOUND',
-  'WORKFLOW_RUN_ENDED',
-  'APPROVAL_NOT_FOUND',
-  'APPROVAL_DECIDED',
-  'APPROVAL_EXPIRED',
-  'APPROVAL_WITHDRAWN',
-  'APPROVER_NOT_ALLOWED',
-  'APPROVAL_TOKEN_INVALID',
-] as const;
+import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
-export type WorkflowErrorCode = (typeof WORKFLOW_ERROR_CODES)[number];
+/** Every code the workflows package raises, with its kind (see @junction/errors). */
+export const WORKFLOW_ERRORS = {
+  WORKFLOW_INVALID: 'invalid',
+  WORKFLOW_NOT_FOUND: 'not_found',
+  // Two workflows of that name: say which (409, as the same name twice).
+  WORKFLOW_AMBIGUOUS: 'conflict',
+  WORKFLOW_DISABLED: 'conflict',
+  WORKFLOW_INPUT_INVALID: 'invalid',
+  WORKFLOW_RUN_NOT_FOUND: 'not_found',
+  WORKFLOW_RUN_ENDED: 'conflict',
+  APPROVAL_NOT_FOUND: 'not_found',
+  APPROVAL_DECIDED: 'conflict',
+  APPROVAL_EXPIRED: 'conflict',
+  APPROVAL_WITHDRAWN: 'conflict',
+  APPROVER_NOT_ALLOWED: 'forbidden',
+  APPROVAL_TOKEN_INVALID: 'forbidden',
+} as const satisfies ErrorCodes;
+
+export type WorkflowErrorCode = keyof typeof WORKFLOW_ERRORS;
+
+/** Stable codes of every error the workflows package raises. */
+export const WORKFLOW_ERROR_CODES = codesOf<WorkflowErrorCode>(WORKFLOW_ERRORS);
 
 /** A workflows failure: a stable code, a message that says what to do, JSON-safe details. */
-export class WorkflowError extends Error {
-  readonly code: WorkflowErrorCode;
-  readonly details: Record<string, unknown>;
-
+export class WorkflowError extends JunctionError<WorkflowErrorCode> {
   constructor(
     code: WorkflowErrorCode,
     message: string,
     details: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, WORKFLOW_ERRORS[code], message, details, options);
     this.name = 'WorkflowError';
-    this.code = code;
-    this.details = details;
-  }
-
-  toJSON(): { code: string; message: string; details: Record<string, unknown> } {
-    return { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -2,7 +2,12 @@
 // durable engine on the store (engine.ts, workflow-workers.ts) whose agent steps start runs
 // through the one run door, the door for workflow runs (start-run.ts), approvals
 // (approvals.ts) and sync of an environment's workflow files (sync-workflows.ts).
-export { WorkflowError, isWorkflowError, WORKFLOW_ERROR_CODES } from './errors.js';
+export {
+  WorkflowError,
+  isWorkflowError,
+  WORKFLOW_ERRORS,
+  WORKFLOW_ERROR_CODES,
+} from './errors.js';
 export type { WorkflowErrorCode } from './errors.js';
 export {
   cronTriggerOf,

@@ -1,0 +1,1 @@
+export { default } from '@junction/tooling/eslint';

@@ -1,0 +1,3 @@
+import { jestPreset } from '@junction/tooling/jest-preset';
+
+export default jestPreset();
