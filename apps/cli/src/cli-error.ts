@@ -1,4 +1,4 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Codes of the errors the CLI raises itself (the packages raise their own), with their kinds. */
 export const CLI_ERRORS = {
@@ -18,10 +18,5 @@ export type CliErrorCode = keyof typeof CLI_ERRORS;
 export const CLI_ERROR_CODES = codesOf<CliErrorCode>(CLI_ERRORS);
 
 /** A usage or lookup failure found by a command: a stable code, a message that says what to do, JSON-safe details. */
-export class CliError extends JunctionError<CliErrorCode> {
-  override readonly name = 'CliError';
-
-  constructor(code: CliErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, CLI_ERRORS[code], message, details);
-  }
-}
+export const CliError = errorClass<CliErrorCode>('CliError', CLI_ERRORS);
+export type CliError = InstanceType<typeof CliError>;

@@ -1,4 +1,4 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code agent-core raises, with its kind (who can fix it; see @junction/errors). */
 export const AGENT_CORE_ERRORS = {
@@ -37,17 +37,8 @@ export type AgentCoreErrorCode = keyof typeof AGENT_CORE_ERRORS;
 export const AGENT_CORE_ERROR_CODES = codesOf<AgentCoreErrorCode>(AGENT_CORE_ERRORS);
 
 /** An agent-core failure: a stable code, a message that says what to do, JSON-safe details. */
-export class AgentCoreError extends JunctionError<AgentCoreErrorCode> {
-  constructor(
-    code: AgentCoreErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, AGENT_CORE_ERRORS[code], message, details, options);
-    this.name = 'AgentCoreError';
-  }
-}
+export const AgentCoreError = errorClass<AgentCoreErrorCode>('AgentCoreError', AGENT_CORE_ERRORS);
+export type AgentCoreError = InstanceType<typeof AgentCoreError>;
 
 /** True when err is an AgentCoreError (optionally with the given code). */
 export function isAgentCoreError(err: unknown, code?: AgentCoreErrorCode): err is AgentCoreError {

@@ -1,4 +1,4 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Codes of the coding bus's failures, with their kinds (see @junction/errors). */
 export const CODING_BUS_ERRORS = {
@@ -13,9 +13,5 @@ export type CodingBusErrorCode = keyof typeof CODING_BUS_ERRORS;
 export const CODING_BUS_ERROR_CODES = codesOf<CodingBusErrorCode>(CODING_BUS_ERRORS);
 
 /** A coding-bus failure: a stable code, a message that says what to do, JSON-safe details. */
-export class CodingBusError extends JunctionError<CodingBusErrorCode> {
-  constructor(code: CodingBusErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, CODING_BUS_ERRORS[code], message, details);
-    this.name = 'CodingBusError';
-  }
-}
+export const CodingBusError = errorClass<CodingBusErrorCode>('CodingBusError', CODING_BUS_ERRORS);
+export type CodingBusError = InstanceType<typeof CodingBusError>;

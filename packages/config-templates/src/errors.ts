@@ -31,9 +31,8 @@ export const CONFIG_TEMPLATES_ERRORS = {
 export type ConfigTemplatesErrorCode = keyof typeof CONFIG_TEMPLATES_ERRORS;
 
 /** Every code this package throws. */
-export const CONFIG_TEMPLATES_ERROR_CODES = codesOf<ConfigTemplatesErrorCode>(
-  CONFIG_TEMPLATES_ERRORS,
-);
+export const CONFIG_TEMPLATES_ERROR_CODES =
+  codesOf<ConfigTemplatesErrorCode>(CONFIG_TEMPLATES_ERRORS);
 
 /** Options shared by every error of the family. */
 export interface ConfigTemplatesErrorOptions {

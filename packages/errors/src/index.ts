@@ -107,6 +107,29 @@ export class JunctionError<
   }
 }
 
+/** A package's error class (see `errorClass`). */
+export interface ErrorClass<C extends string, D extends Record<string, unknown>> {
+  new (code: C, message: string, details?: D, options?: JunctionErrorOptions): JunctionError<C, D>;
+}
+
+/**
+ * The error class of a package whose errors take `(code, message, details?, options?)`: its kind
+ * read from the package's table, its name given.
+ * `export const ThingError = errorClass('ThingError', THING_ERRORS);`
+ * `export type ThingError = InstanceType<typeof ThingError>;`
+ */
+export function errorClass<
+  C extends string,
+  D extends Record<string, unknown> = Record<string, unknown>,
+>(name: string, codes: ErrorCodes<C>): ErrorClass<C, D> {
+  return class extends JunctionError<C, D> {
+    constructor(code: C, message: string, details?: D, options?: JunctionErrorOptions) {
+      super(code, codes[code], message, details ?? ({} as D), options);
+      this.name = name;
+    }
+  };
+}
+
 const KINDS: ReadonlySet<string> = new Set(ERROR_KINDS);
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   codesOf,
+  errorClass,
   ERROR_KINDS,
   HTTP_STATUS_BY_KIND,
   httpStatus,
@@ -46,6 +47,21 @@ describe('the one error model', () => {
     });
     const thing = new ThingError('THING_INVALID', 'Bad thing.');
     expect([thing.name, thing.kind]).toEqual(['ThingError', 'invalid']);
+  });
+
+  it('makes a package’s error class from its table: kind by code, its name, details by default empty', () => {
+    const ThingFailure = errorClass('ThingFailure', CODES);
+    const err = new ThingFailure('THING_NOT_FOUND', 'No thing.');
+    expect(err).toBeInstanceOf(JunctionError);
+    expect(err).toBeInstanceOf(ThingFailure);
+    expect([err.name, err.code, err.kind, err.details]).toEqual([
+      'ThingFailure',
+      'THING_NOT_FOUND',
+      'not_found',
+      {},
+    ]);
+    const cause = new Error('below');
+    expect(new ThingFailure('THING_INVALID', 'x', { field: 'a' }, { cause }).cause).toBe(cause);
   });
 
   it('lists a table’s codes in the order they are declared', () => {

@@ -5,7 +5,7 @@ import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
 import {
   codesOf,
   isJunctionError,
-  JunctionError,
+  errorClass,
   type ErrorCodes,
   type ErrorKind,
 } from '@junction/errors';
@@ -27,17 +27,8 @@ export type McpServerErrorCode = keyof typeof MCP_SERVER_ERRORS;
 export const MCP_SERVER_ERROR_CODES = codesOf<McpServerErrorCode>(MCP_SERVER_ERRORS);
 
 /** A refusal of an MCP tool: a stable code, a message that says what to do, JSON-safe details. */
-export class McpServerError extends JunctionError<McpServerErrorCode> {
-  constructor(
-    code: McpServerErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, MCP_SERVER_ERRORS[code], message, details, options);
-    this.name = 'McpServerError';
-  }
-}
+export const McpServerError = errorClass<McpServerErrorCode>('McpServerError', MCP_SERVER_ERRORS);
+export type McpServerError = InstanceType<typeof McpServerError>;
 
 /**
  * Who can fix it: `caller` errors are answered as they are (the message says what to change);

@@ -12,7 +12,7 @@ import {
   codesOf,
   httpStatus,
   isJunctionError,
-  JunctionError,
+  errorClass,
   type ErrorCodes,
 } from '@junction/errors';
 import { SCHEDULE_ERRORS, type ScheduleErrorCode } from '@junction/scheduler';
@@ -44,17 +44,8 @@ export type RestErrorCode = keyof typeof REST_ERRORS;
 export const REST_ERROR_CODES = codesOf<RestErrorCode>(REST_ERRORS);
 
 /** A refusal of the REST surface: a stable code, a message that says what to do, JSON-safe details. */
-export class RestApiError extends JunctionError<RestErrorCode> {
-  constructor(
-    code: RestErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, REST_ERRORS[code], message, details, options);
-    this.name = 'RestApiError';
-  }
-}
+export const RestApiError = errorClass<RestErrorCode>('RestApiError', REST_ERRORS);
+export type RestApiError = InstanceType<typeof RestApiError>;
 
 /** Every code a REST answer can carry: this surface's and the domain's. */
 export type RestAnswerCode =

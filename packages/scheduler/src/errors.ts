@@ -1,4 +1,4 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code the scheduler package raises, with its kind (see @junction/errors). */
 export const SCHEDULE_ERRORS = {
@@ -16,12 +16,8 @@ export type ScheduleErrorCode = keyof typeof SCHEDULE_ERRORS;
 export const SCHEDULE_ERROR_CODES = codesOf<ScheduleErrorCode>(SCHEDULE_ERRORS);
 
 /** A scheduler failure: a stable code, a message that says what to do, JSON-safe details. */
-export class ScheduleError extends JunctionError<ScheduleErrorCode> {
-  constructor(code: ScheduleErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(code, SCHEDULE_ERRORS[code], message, details);
-    this.name = 'ScheduleError';
-  }
-}
+export const ScheduleError = errorClass<ScheduleErrorCode>('ScheduleError', SCHEDULE_ERRORS);
+export type ScheduleError = InstanceType<typeof ScheduleError>;
 
 /** True when err is a ScheduleError (optionally with the given code). */
 export function isScheduleError(err: unknown, code?: ScheduleErrorCode): err is ScheduleError {

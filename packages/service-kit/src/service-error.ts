@@ -1,6 +1,6 @@
 // One error family for the serving processes (junction serve, api-server, webhook-server):
 // start-up failures an operator fixes by changing a setting. The codes never change meaning.
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code this package raises, with its kind (see @junction/errors). */
 export const SERVICE_ERRORS = {
@@ -16,15 +16,5 @@ export type ServiceErrorCode = keyof typeof SERVICE_ERRORS;
 export const SERVICE_ERROR_CODES = codesOf<ServiceErrorCode>(SERVICE_ERRORS);
 
 /** A start-up failure of a serving process: a stable code, a one-line message that says what to do, JSON-safe details. */
-export class ServiceError extends JunctionError<ServiceErrorCode> {
-  override readonly name = 'ServiceError';
-
-  constructor(
-    code: ServiceErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    options: { cause?: unknown } = {},
-  ) {
-    super(code, SERVICE_ERRORS[code], message, details, options);
-  }
-}
+export const ServiceError = errorClass<ServiceErrorCode>('ServiceError', SERVICE_ERRORS);
+export type ServiceError = InstanceType<typeof ServiceError>;

@@ -1,6 +1,6 @@
 // One error family for the webhook surface. The HTTP status of every code lives in one table
 // (http-errors.ts); the codes themselves never change meaning.
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code this package raises, with its kind (see @junction/errors). */
 export const WEBHOOK_ERRORS = {
@@ -35,17 +35,11 @@ export type JsonValue =
   | { [key: string]: JsonValue };
 
 /** A refusal or failure of the webhook surface: stable code, a message that says what to do, JSON-safe details. */
-export class WebhookError extends JunctionError<WebhookErrorCode, Record<string, JsonValue>> {
-  constructor(
-    code: WebhookErrorCode,
-    message: string,
-    details: Record<string, JsonValue> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, WEBHOOK_ERRORS[code], message, details, options);
-    this.name = 'WebhookError';
-  }
-}
+export const WebhookError = errorClass<WebhookErrorCode, Record<string, JsonValue>>(
+  'WebhookError',
+  WEBHOOK_ERRORS,
+);
+export type WebhookError = InstanceType<typeof WebhookError>;
 
 /** True when err is a WebhookError (optionally with the given code). */
 export function isWebhookError(err: unknown, code?: WebhookErrorCode): err is WebhookError {

@@ -1,4 +1,4 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code the workflows package raises, with its kind (see @junction/errors). */
 export const WORKFLOW_ERRORS = {
@@ -24,17 +24,8 @@ export type WorkflowErrorCode = keyof typeof WORKFLOW_ERRORS;
 export const WORKFLOW_ERROR_CODES = codesOf<WorkflowErrorCode>(WORKFLOW_ERRORS);
 
 /** A workflows failure: a stable code, a message that says what to do, JSON-safe details. */
-export class WorkflowError extends JunctionError<WorkflowErrorCode> {
-  constructor(
-    code: WorkflowErrorCode,
-    message: string,
-    details: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(code, WORKFLOW_ERRORS[code], message, details, options);
-    this.name = 'WorkflowError';
-  }
-}
+export const WorkflowError = errorClass<WorkflowErrorCode>('WorkflowError', WORKFLOW_ERRORS);
+export type WorkflowError = InstanceType<typeof WorkflowError>;
 
 /** True when err is a WorkflowError (optionally with the given code). */
 export function isWorkflowError(err: unknown, code?: WorkflowErrorCode): err is WorkflowError {
