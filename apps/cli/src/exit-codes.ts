@@ -2,10 +2,7 @@
 // with the few codes that have an exit code of their own listed below.
 import { AGENT_CORE_ERRORS, type AgentCoreErrorCode } from '@junction/agent-core';
 import { CODING_BUS_ERRORS, type CodingBusErrorCode } from '@junction/coding-bus';
-import {
-  CONFIG_TEMPLATES_ERRORS,
-  type ConfigTemplatesErrorCode,
-} from '@junction/config-templates';
+import { CONFIG_TEMPLATES_ERRORS, type ConfigTemplatesErrorCode } from '@junction/config-templates';
 import type { ErrorCodes, ErrorKind } from '@junction/errors';
 import { SCHEDULE_ERRORS, type ScheduleErrorCode } from '@junction/scheduler';
 import { SERVICE_ERRORS, type ServiceErrorCode } from '@junction/service-kit';
