@@ -1,10 +1,13 @@
 import { Command } from '@oclif/core';
 import { applyTableFlags } from './table-settings.js';
+import type { ErrorKind } from '@junction/errors';
 import { exitCodeFor } from './exit-codes.js';
 import { usageMessage, writeError } from './error-output.js';
 
 interface CodedError extends Error {
   code?: string;
+  /** Every Junction error's kind (@junction/errors): its exit code. */
+  kind?: ErrorKind;
   details?: unknown;
   args?: Array<{ name?: string; description?: string }>;
 }
@@ -35,7 +38,7 @@ export abstract class JunctionCommand extends Command {
     if (err.code === 'EEXIT' && typeof err.oclif?.exit === 'number') throw err;
     const coded = typeof err.code === 'string' && /^[A-Z_]+$/.test(err.code);
     const code = coded ? (err.code as string) : err.oclif ? 'INVALID_USAGE' : 'INTERNAL_ERROR';
-    const exit = coded ? exitCodeFor(code) : (err.oclif?.exit ?? exitCodeFor(code));
+    const exit = coded ? exitCodeFor(code, err.kind) : (err.oclif?.exit ?? exitCodeFor(code));
     const message = code === 'INVALID_USAGE' && !coded ? this.usageText(err) : err.message;
     writeError({ code, message, details: err.details }, this.jsonEnabled());
     return this.exit(exit);

@@ -1,14 +1,14 @@
 // The exit code of every error a command can end with: by its code's kind (@junction/errors),
 // with the few codes that have an exit code of their own listed below.
-import { AGENT_CORE_ERRORS, type AgentCoreErrorCode } from '@junction/agent-core';
-import { CODING_BUS_ERRORS, type CodingBusErrorCode } from '@junction/coding-bus';
-import { CONFIG_TEMPLATES_ERRORS, type ConfigTemplatesErrorCode } from '@junction/config-templates';
-import type { ErrorCodes, ErrorKind } from '@junction/errors';
-import { SCHEDULE_ERRORS, type ScheduleErrorCode } from '@junction/scheduler';
-import { SERVICE_ERRORS, type ServiceErrorCode } from '@junction/service-kit';
-import { STORE_ERRORS, type StoreErrorCode } from '@junction/store';
-import { TELEMETRY_ERRORS, type TelemetryErrorCode } from '@junction/telemetry';
-import { WORKFLOW_ERRORS, type WorkflowErrorCode } from '@junction/workflows';
+import type { AgentCoreErrorCode } from '@junction/agent-core';
+import type { CodingBusErrorCode } from '@junction/coding-bus';
+import type { ConfigTemplatesErrorCode } from '@junction/config-templates';
+import type { ErrorKind } from '@junction/errors';
+import type { ScheduleErrorCode } from '@junction/scheduler';
+import type { ServiceErrorCode } from '@junction/service-kit';
+import type { StoreErrorCode } from '@junction/store';
+import type { TelemetryErrorCode } from '@junction/telemetry';
+import type { WorkflowErrorCode } from '@junction/workflows';
 import { CLI_ERRORS, type CliErrorCode } from './cli-error.js';
 
 /** Every code a command can end with: the CLI's own and those of the packages it uses. */
@@ -22,18 +22,6 @@ export type ExitCodeKey =
   | StoreErrorCode
   | TelemetryErrorCode
   | WorkflowErrorCode;
-
-const KINDS: ErrorCodes<ExitCodeKey> = {
-  ...AGENT_CORE_ERRORS,
-  ...CODING_BUS_ERRORS,
-  ...CONFIG_TEMPLATES_ERRORS,
-  ...SCHEDULE_ERRORS,
-  ...SERVICE_ERRORS,
-  ...STORE_ERRORS,
-  ...TELEMETRY_ERRORS,
-  ...WORKFLOW_ERRORS,
-  ...CLI_ERRORS,
-};
 
 /**
  * The exit code of each kind (docs/cli.md, "Exit codes"): 2 the command line or its input,
@@ -76,15 +64,15 @@ const EXIT_EXCEPTIONS: Readonly<Partial<Record<ExitCodeKey, number>>> = {
   SUB_AGENT_NOT_FOUND: 4,
 };
 
-/** The exit code of every code a command can end with. */
-export const EXIT_CODES: Readonly<Record<ExitCodeKey, number>> = Object.fromEntries(
-  Object.entries(KINDS).map(([code, kind]) => [
-    code,
-    EXIT_EXCEPTIONS[code as ExitCodeKey] ?? EXIT_BY_KIND[kind],
-  ]),
-) as Record<ExitCodeKey, number>;
-
-/** Exit code for an error code; 1 for a code no package declares. */
-export function exitCodeFor(code: string | undefined): number {
-  return (code && EXIT_CODES[code as ExitCodeKey]) || 1;
+/**
+ * The exit code of an error with `code` of kind `kind` (every Junction error carries its kind; a
+ * CLI code is known here without it). 1 for anything else. Only the CLI's own table is read at
+ * run time: the packages' tables would load every package into every command's start.
+ */
+export function exitCodeFor(code: string | undefined, kind?: ErrorKind): number {
+  if (code === undefined) return 1;
+  const own = EXIT_EXCEPTIONS[code as ExitCodeKey];
+  if (own !== undefined) return own;
+  const known = kind ?? CLI_ERRORS[code as CliErrorCode];
+  return known === undefined ? 1 : EXIT_BY_KIND[known];
 }

@@ -1,2 +1,2 @@
 // The CLI is used through its binary; this module exists so tools can resolve the package.
-export { EXIT_CODES, exitCodeFor } from './exit-codes.js';
+export { exitCodeFor } from './exit-codes.js';

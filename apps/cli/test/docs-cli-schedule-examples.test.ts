@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeOpenAI, type FakeOpenAI } from '@junction/tooling/fixtures/fake-openai.mjs';
-import { exitCodeFor } from '../src/exit-codes.js';
+import { exitCodeOf } from './exit-code-of.js';
 import { runCliAsync, syncedWorkspace } from './run-cli.js';
 
 const page = readFileSync(
@@ -103,7 +103,7 @@ describe('docs/cli.md: junction schedule', () => {
       const error = /^Error \[([A-Z_]+)\]/.exec(example.output)?.[1];
       expect({ command: example.args.join(' '), status: r.status }).toEqual({
         command: example.args.join(' '),
-        status: error ? exitCodeFor(error) : 0,
+        status: error ? exitCodeOf(error) : 0,
       });
       expect(comparable(r.stdout + r.stderr)).toEqual(comparable(example.output));
     }

@@ -1,21 +1,16 @@
 // A failed command exits by the kind of its error code (@junction/errors), with the codes of
 // its own listed in exit-codes.ts; every code a package declares has an exit code.
 import { describe, expect, it } from '@jest/globals';
-import { AGENT_CORE_ERRORS } from '@junction/agent-core';
-import { CONFIG_TEMPLATES_ERRORS } from '@junction/config-templates';
-import { STORE_ERRORS } from '@junction/store';
-import { WORKFLOW_ERRORS } from '@junction/workflows';
-import { EXIT_CODES, exitCodeFor } from '../src/exit-codes.js';
+import { AgentCoreError } from '@junction/agent-core';
+import { ERROR_KINDS } from '@junction/errors';
+import { StoreError } from '@junction/store';
+import { exitCodeFor } from '../src/exit-codes.js';
+import { exitCodeOf, KINDS } from './exit-code-of.js';
 
 describe('exit codes by kind', () => {
-  it('gives every declared code an exit code', () => {
-    for (const code of [
-      ...Object.keys(AGENT_CORE_ERRORS),
-      ...Object.keys(CONFIG_TEMPLATES_ERRORS),
-      ...Object.keys(STORE_ERRORS),
-      ...Object.keys(WORKFLOW_ERRORS),
-    ]) {
-      expect([code, typeof EXIT_CODES[code as keyof typeof EXIT_CODES]]).toEqual([code, 'number']);
+  it('gives every declared code an exit code from its kind or its own', () => {
+    for (const [code, kind] of Object.entries(KINDS)) {
+      expect([code, ERROR_KINDS.includes(kind), exitCodeOf(code) > 0]).toEqual([code, true, true]);
     }
   });
 
@@ -43,8 +38,17 @@ describe('exit codes by kind', () => {
       COMMAND_NOT_FOUND: 127,
     };
     for (const [code, exit] of Object.entries(expected)) {
-      expect([code, exitCodeFor(code)]).toEqual([code, exit]);
+      expect([code, exitCodeOf(code)]).toEqual([code, exit]);
     }
+  });
+
+  it('reads the kind from the error, and knows the CLI’s own codes without it', () => {
+    const err = new AgentCoreError('AGENT_EXISTS', 'm');
+    expect(exitCodeFor(err.code, err.kind)).toBe(5);
+    const store = new StoreError('STORE_BUSY', 'm');
+    expect(exitCodeFor(store.code, store.kind)).toBe(6);
+    expect(exitCodeFor('INVALID_USAGE')).toBe(2);
+    expect(exitCodeFor('COMMAND_NOT_FOUND')).toBe(127);
     expect(exitCodeFor('NOT_A_CODE_ANY_PACKAGE_DECLARES')).toBe(1);
     expect(exitCodeFor(undefined)).toBe(1);
   });

@@ -24,10 +24,12 @@ export default class WorkflowValidate extends JunctionCommand {
     try {
       text = await readFile(args.file, 'utf8');
     } catch (err) {
-      throw Object.assign(new Error(`Cannot read ${args.file}: ${(err as Error).message}.`), {
-        code: 'FILE_UNREADABLE',
-        details: { path: args.file },
-      });
+      const { ConfigTemplatesError } = await import('@junction/config-templates');
+      throw new ConfigTemplatesError(
+        'FILE_UNREADABLE',
+        `Cannot read ${args.file}: ${(err as Error).message}.`,
+        { details: { path: args.file }, cause: err },
+      );
     }
     const model = parseWorkflow(text, args.file, fileStem(args.file));
     const result = {
