@@ -1,5 +1,5 @@
-// One error family for everything this package reports. Surfaces (CLI, REST, MCP) map the
-// stable `code` to exit codes / status codes in one table each, so codes never change meaning.
+// One error family for everything this package reports. Each code is declared once with its
+// kind (@junction/errors), by which every surface answers it; codes never change meaning.
 import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
 
 /** A value that survives JSON.stringify unchanged. */

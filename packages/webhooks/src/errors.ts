@@ -1,5 +1,5 @@
-// One error family for the webhook surface. The HTTP status of every code lives in one table
-// (http-errors.ts); the codes themselves never change meaning.
+// One error family for the webhook surface. Each code is declared once with its kind
+// (@junction/errors), by which http-errors.ts answers it; codes never change meaning.
 import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code this package raises, with its kind (see @junction/errors). */
