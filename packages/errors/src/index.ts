@@ -70,6 +70,13 @@ export function httpStatus(code: string, kind: ErrorKind): number {
   return HTTP_STATUS_EXCEPTIONS[code] ?? HTTP_STATUS_BY_KIND[kind];
 }
 
+/** The HTTP status of every code of `codes` (a surface's table, for its documents and tests). */
+export function httpStatuses<C extends string>(codes: ErrorCodes<C>): Readonly<Record<C, number>> {
+  return Object.fromEntries(
+    Object.entries<ErrorKind>(codes).map(([code, kind]) => [code, httpStatus(code, kind)]),
+  ) as Record<C, number>;
+}
+
 /** Options every Junction error takes. */
 export interface JunctionErrorOptions {
   cause?: unknown;

@@ -11,6 +11,7 @@ import {
 import {
   codesOf,
   httpStatus,
+  httpStatuses,
   isJunctionError,
   errorClass,
   type ErrorCodes,
@@ -67,9 +68,7 @@ const ANSWER_KINDS: ErrorCodes<RestAnswerCode> = {
 };
 
 /** The status of every code a REST answer can carry (the OpenAPI document lists them). */
-export const ERROR_STATUS: Readonly<Record<RestAnswerCode, number>> = Object.fromEntries(
-  Object.entries(ANSWER_KINDS).map(([code, kind]) => [code, httpStatus(code, kind)]),
-) as Record<RestAnswerCode, number>;
+export const ERROR_STATUS = httpStatuses(ANSWER_KINDS);
 
 /** The body of every error response (the `Error` schema of the OpenAPI document). */
 export type ErrorBody = ErrorResponse;

@@ -3,7 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AGENT_CORE_ERRORS, type AgentCoreErrorCode } from '@junction/agent-core';
 import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
-import { httpStatus, isJunctionError, type ErrorCodes } from '@junction/errors';
+import { httpStatus, httpStatuses, isJunctionError, type ErrorCodes } from '@junction/errors';
 import { isStoreError, STORE_ERRORS, type StoreErrorCode } from '@junction/store';
 import { redactText, type Logger } from '@junction/telemetry';
 import { WORKFLOW_ERRORS, type WorkflowErrorCode } from '@junction/workflows';
@@ -30,9 +30,7 @@ const ANSWER_KINDS: ErrorCodes<WebhookAnswerCode> = {
 };
 
 /** HTTP status of every code the webhook server answers with (by kind; see @junction/errors). */
-export const HTTP_STATUS_BY_CODE: Readonly<Record<WebhookAnswerCode, number>> = Object.fromEntries(
-  Object.entries(ANSWER_KINDS).map(([code, kind]) => [code, httpStatus(code, kind)]),
-) as Record<WebhookAnswerCode, number>;
+export const HTTP_STATUS_BY_CODE = httpStatuses(ANSWER_KINDS);
 
 /** The JSON error body every refusal carries. */
 export interface ErrorBody {
