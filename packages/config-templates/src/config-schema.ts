@@ -526,6 +526,28 @@ export function createConfigSchema(paths: WorkspacePaths) {
           'Bearer keys accepted by the REST API; empty = no authentication (keep api.host local).',
       }),
     }).prefault({}),
+    rate_limit: section({
+      enabled: bool().default(false).meta({
+        description:
+          'Limit requests to the REST API, POST /execute (and the webhook port) and /mcp: a client over its limit gets 429 with Retry-After. Counted per API key (each key its own budget), per client address without a key; per process.',
+      }),
+      window_seconds: wholeNumber('seconds', 1, 86400)
+        .default(60)
+        .meta({ description: 'Length of the window the limits count requests in, in seconds.' }),
+      requests: wholeNumber('requests', 1, 1_000_000).default(600).meta({
+        description: 'Requests one client may make per window on each surface.',
+      }),
+      rest: wholeNumber('requests', 1, 1_000_000).optional().meta({
+        description: 'Requests per window on the REST API (api.port); unset = requests.',
+      }),
+      execute: wholeNumber('requests', 1, 1_000_000).optional().meta({
+        description:
+          'Requests per window on the webhook port (POST /execute, approval URLs); unset = requests.',
+      }),
+      mcp: wholeNumber('requests', 1, 1_000_000).optional().meta({
+        description: 'Requests per window on MCP over HTTP (/mcp); unset = requests.',
+      }),
+    }).prefault({}),
     mcp: section({
       port: port().default(8586).meta({
         description: 'Port of MCP over HTTP (/mcp); `junction serve --mcp-port` overrides it.',

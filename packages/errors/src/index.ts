@@ -63,6 +63,8 @@ const HTTP_STATUS_EXCEPTIONS: Readonly<Record<string, number>> = {
   APPROVAL_EXPIRED: 410,
   // A key reused with another request: understood, but it cannot be this run.
   IDEMPOTENCY_KEY_REUSED: 422,
+  // A client over its rate limit: nothing is wrong but the pace (Retry-After says when).
+  RATE_LIMITED: 429,
 };
 
 /** The HTTP status of an error with `code` of kind `kind`. */

@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
+import { httpStatus, isJunctionError } from '@junction/errors';
 import { createAuditor } from './audit.js';
 import type { McpServerDeps } from './deps.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -66,6 +67,8 @@ export interface McpHttpOptions {
    * Default 30 minutes.
    */
   sessionIdleMs?: number;
+  /** The rate limit (service-kit's), after the Host check and before credentials; its refusal is a JSON-RPC error with its status. */
+  limit?: express.RequestHandler;
 }
 
 export interface McpHttpHandler {
@@ -209,6 +212,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     }
     next();
   });
+
+  // Before credentials, so guessing keys or tokens is limited too.
+  if (options.limit) app.use(options.limit);
 
   /** The reachability GET: no session, no event stream; open whatever the credentials. */
   const isReachability = (req: Request): boolean =>
@@ -436,6 +442,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const failure = bodyReadFailure(err);
     if (failure) {
       bodyRefusal(res, failure, maxBodyBytes);
+      return;
+    }
+    // A refusal raised before the MCP server (the rate limit): its status by kind, its words.
+    if (isJunctionError(err) && err.kind !== 'internal') {
+      rpcError(res, httpStatus(err.code, err.kind), SERVER_ERROR, err.message);
       return;
     }
     const status = (err as { status?: unknown } | null)?.status;

@@ -11,6 +11,8 @@ export interface RestAppOptions {
   ui?: express.RequestHandler;
   /** Only these operations (the trace viewer serves the trace routes alone). Default: all. */
   operations?: ReadonlySet<OperationId>;
+  /** The rate limit (service-kit's), run before the key check; its refusal is answered as any REST error. */
+  limit?: express.RequestHandler;
 }
 
 /** An express app serving the REST router (its JSON 404 and error handler included), and the dashboard at /ui. */
@@ -24,6 +26,11 @@ export function createRestApp(deps: RestDeps, options: RestAppOptions = {}): exp
     app.get('/', (_req, res) => res.redirect(302, '/ui/'));
     app.use('/ui', ui);
   }
-  app.use(createRestRouter(deps, options.operations ? { operations: options.operations } : {}));
+  app.use(
+    createRestRouter(deps, {
+      ...(options.operations ? { operations: options.operations } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
+    }),
+  );
   return app;
 }

@@ -116,7 +116,7 @@ function methodNotAllowed(methods: readonly string[]): RequestHandler {
  */
 export function createRestRouter(
   input: RestDeps,
-  options: { operations?: ReadonlySet<OperationId> } = {},
+  options: { operations?: ReadonlySet<OperationId>; limit?: RequestHandler } = {},
 ): Router {
   const ctx = createRouteContext(input);
   const { logger, keys } = ctx.deps;
@@ -136,6 +136,9 @@ export function createRestRouter(
     });
     next();
   });
+
+  // Before the key check, so guessing keys is limited too.
+  if (options.limit) router.use(options.limit);
 
   if (keys?.required) {
     const auth = apiKeyAuth(keys);

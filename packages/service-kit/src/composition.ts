@@ -56,6 +56,7 @@ import {
   type TracesPart,
 } from './traces.js';
 import { hostGuard, isLoopback } from './host-guard.js';
+import { rateLimitOf } from './rate-limit.js';
 import { approvalBaseUrl, leaveWebhookNote, removeWebhookNote } from './webhook-address.js';
 import {
   apiKeysOf,
@@ -378,6 +379,15 @@ export function composeService(options: ComposeOptions): Composition {
   // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
   // rebinding); /mcp has its own Host and Origin check.
   const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
+  const webhookKeys = keyRing(config.webhook.api_key ? [config.webhook.api_key] : [], {
+    xApiKey: false,
+  });
+  // One count per surface for the whole process, however many apps it builds.
+  const limits = {
+    rest: rateLimitOf(config.rate_limit, 'rest', keys),
+    mcp: rateLimitOf(config.rate_limit, 'mcp', keys),
+    execute: rateLimitOf(config.rate_limit, 'execute', webhookKeys),
+  };
   const runs = runDoorFor(executor?.workers);
   const oauth = mcpOAuthOf(config);
   const management = managementPart(
@@ -488,6 +498,7 @@ export function composeService(options: ComposeOptions): Composition {
     restApp: () =>
       createRestApp(restDeps, {
         ...(guard ? { guard } : {}),
+        ...(limits.rest ? { limit: limits.rest } : {}),
         ui: uiHandler(() => ({
           mode: 'dashboard',
           viewer_url: tracesHealth().viewer,
@@ -503,6 +514,7 @@ export function composeService(options: ComposeOptions): Composition {
         keys,
         ...(oauth ? { oauth } : {}),
         ...mcpAllowedOf(config.api.host, port, env),
+        ...(limits.mcp ? { limit: limits.mcp } : {}),
         deps: mcpDeps(),
       }),
     mcpStdio: () => createMcpServer({ ...mcpDeps(), transport: 'stdio' }),
@@ -513,13 +525,15 @@ export function composeService(options: ComposeOptions): Composition {
           runs,
           logger,
           enabled: config.webhook.enabled,
-          keys: keyRing(config.webhook.api_key ? [config.webhook.api_key] : [], {
-            xApiKey: false,
-          }),
+          keys: webhookKeys,
           maxBodyBytes: config.webhook.max_body_bytes,
           workflows,
         },
-        { ...extra, ...(guard ? { guard } : {}) },
+        {
+          ...extra,
+          ...(guard ? { guard } : {}),
+          ...(limits.execute ? { limit: limits.execute } : {}),
+        },
       ),
     webhookListening(port: number): void {
       local.webhookPort = port;

@@ -1,5 +1,5 @@
 // One error family for the serving processes (junction serve, api-server, webhook-server):
-// start-up failures an operator fixes by changing a setting. The codes never change meaning.
+// start-up failures an operator fixes by changing a setting, and the rate limit's refusal. The codes never change meaning.
 import { codesOf, errorClass, type ErrorCodes } from '@junction/errors';
 
 /** Every code this package raises, with its kind (see @junction/errors). */
@@ -7,6 +7,8 @@ export const SERVICE_ERRORS = {
   SETTING_INVALID: 'misconfigured',
   PORT_IN_USE: 'conflict',
   LISTEN_FAILED: 'internal',
+  // A client over its rate_limit: answered 429 (an HTTP exception), try again later.
+  RATE_LIMITED: 'unavailable',
 } as const satisfies ErrorCodes;
 
 /** A stable, upper-case error code of this package. */

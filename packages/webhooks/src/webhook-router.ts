@@ -147,6 +147,8 @@ export interface WebhookAppOptions {
   health?: RequestHandler;
   /** Runs before everything else, /health included (the composition root's Host/Origin check). */
   guard?: RequestHandler;
+  /** The rate limit (service-kit's), after /health; its refusal is answered as any webhook error. */
+  limit?: RequestHandler;
 }
 
 /**
@@ -165,6 +167,7 @@ export function createWebhookApp(
   app.set('case sensitive routing', true);
   if (options.guard) app.use(options.guard);
   if (options.health) app.get('/health', options.health);
+  if (options.limit) app.use(options.limit);
   const logger = webhookLogger(deps);
   addWebhookRoutes(app, deps, logger);
   app.use(webhookNotFoundHandler());
