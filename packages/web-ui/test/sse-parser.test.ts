@@ -1,11 +1,19 @@
-// The SSE parser the runs stream depends on: any chunking of the same bytes gives the same
-// events, as the event-stream rules of the HTML standard say.
+// The SSE parsing the runs stream depends on: app/sse-parser.ts, an adapter over the
+// eventsource-parser package (jest.config.js maps its vendor/ path to the package, so this runs
+// the same code the browser gets). Any chunking of the same text gives the same events, as the
+// event-stream rules of the HTML standard say.
 import { describe, expect, it } from '@jest/globals';
 import { SseParser, type SseMessage } from '../app/sse-parser.js';
 
 function parseAll(chunks: readonly string[]): SseMessage[] {
   const parser = new SseParser();
   return chunks.flatMap((chunk) => parser.push(chunk));
+}
+
+function chunked(text: string, size: number): string[] {
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+  return chunks;
 }
 
 const STREAM =
@@ -26,9 +34,7 @@ describe('SseParser', () => {
 
   it('gives the same events whatever the chunk boundaries, even mid-line', () => {
     for (let size = 1; size <= 9; size += 1) {
-      const chunks: string[] = [];
-      for (let i = 0; i < STREAM.length; i += size) chunks.push(STREAM.slice(i, i + size));
-      expect(parseAll(chunks)).toEqual(EXPECTED);
+      expect(parseAll(chunked(STREAM, size))).toEqual(EXPECTED);
     }
   });
 
@@ -45,6 +51,11 @@ describe('SseParser', () => {
       { event: 'a', data: '1', id: undefined },
       { event: 'message', data: '2', id: undefined },
     ]);
+    // The whole stream with CRLF line ends, cut everywhere: no CRLF counts as two line ends.
+    const crlf = STREAM.replace(/\n/g, '\r\n');
+    for (let size = 1; size <= 9; size += 1) {
+      expect(parseAll(chunked(crlf, size))).toEqual(EXPECTED);
+    }
   });
 
   it('removes one leading space only, and keeps colons inside the value', () => {
@@ -65,8 +76,21 @@ describe('SseParser', () => {
     ]);
   });
 
+  it('keeps the last event id for later events, set by a block with data or without', () => {
+    expect(
+      parseAll(['id: 1\ndata: a\n\ndata: b\n\nid: 2\n\ndata: c\n\nid: 3\u0000\ndata: d\n\n']),
+    ).toEqual([
+      { event: 'message', data: 'a', id: '1' },
+      { event: 'message', data: 'b', id: '1' },
+      { event: 'message', data: 'c', id: '2' },
+      // An id holding U+0000 is ignored.
+      { event: 'message', data: 'd', id: '2' },
+    ]);
+  });
+
   it('remembers the retry delay the server asks for, and ignores a malformed one', () => {
     const parser = new SseParser();
+    expect(parser.retry).toBeUndefined();
     parser.push('retry: 1500\n\nretry: soon\n\n');
     expect(parser.retry).toBe(1500);
   });

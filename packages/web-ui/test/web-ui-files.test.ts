@@ -32,9 +32,12 @@ describe('the built UI', () => {
   it('names no address outside the server and parses no HTML from strings', () => {
     for (const file of WEB_UI_FILES) {
       const text = readFileSync(path.join(built, file), 'utf8');
+      // A vendored package is copied as published: its doc comments may cite the SSE standard's
+      // address (the browser never fetches a comment), its code may name none.
+      const checked = file.startsWith('vendor/') ? text.replace(/\/\*[\s\S]*?\*\//g, '') : text;
       expect({
         file,
-        urls: text.match(/\b(https?:)?\/\/[a-z0-9-]+(\.[a-z0-9-]+)+/gi) ?? [],
+        urls: checked.match(/\b(https?:)?\/\/[a-z0-9-]+(\.[a-z0-9-]+)+/gi) ?? [],
       }).toEqual({ file, urls: [] });
       expect({
         file,
