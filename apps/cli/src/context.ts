@@ -59,6 +59,7 @@ export async function createContext(env: NodeJS.ProcessEnv = process.env): Promi
           // Commands keep the terminal for their own output unless a stream is asked for.
           stream: stream ?? new Writable({ write: (_chunk, _enc, done): void => done() }),
           file: logFile,
+          fileRotation: { maxBytes: config.log_file_max_bytes, keep: config.log_file_keep },
         });
       }
       return logger;

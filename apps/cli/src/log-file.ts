@@ -55,9 +55,25 @@ const NEWLINE = 0x0a;
 /**
  * The last `count` records of `file` that pass `filter`, oldest first, read backwards in
  * chunks so a large log costs only what is shown; undefined when the file does not exist.
- * `size` is where the reading stopped at the end, for a follower to start from.
+ * When the file holds fewer (it was just rotated), the rest come from `<file>.1`.
+ * `size` is where the reading stopped at the end of `file`, for a follower to start from.
  */
 export async function readLastRecords(
+  file: string,
+  count: number,
+  filter: LogFilter,
+): Promise<{ records: LogFileRecord[]; size: number } | undefined> {
+  const last = await readBackwards(file, count, filter);
+  if (last === undefined) return undefined;
+  if (last.records.length < count) {
+    const before = await readBackwards(`${file}.1`, count - last.records.length, filter);
+    if (before !== undefined) last.records.push(...before.records);
+  }
+  return { records: last.records.reverse(), size: last.size };
+}
+
+/** The last `count` records of `file` that pass `filter`, newest first; undefined when it does not exist. */
+async function readBackwards(
   file: string,
   count: number,
   filter: LogFilter,
@@ -94,7 +110,7 @@ export async function readLastRecords(
         if (record && matchesLogFilter(record, filter)) found.push(record);
       }
     }
-    return { records: found.reverse(), size };
+    return { records: found, size };
   } finally {
     await handle.close();
   }

@@ -2,7 +2,15 @@
 // test fills first, through the same packages the service writes them with.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
@@ -733,6 +741,43 @@ describe('junction runs, stats and logs', () => {
         expect(text.stdout).toContain('No log file yet at');
         expect(asJson.status).toBe(0);
         expect(json(asJson)).toEqual([]);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
+    });
+
+    it('rotates the log file at log_file_max_bytes, and reads the last records across the rotation', async () => {
+      const fresh = tempConfigHome();
+      const dir = path.join(fresh, 'junction', 'logs');
+      const file = path.join(dir, 'junction.log');
+      try {
+        mkdirSync(dir, { recursive: true });
+        // A short API key makes every service start warn (it cannot be redacted): one record.
+        writeFileSync(
+          path.join(fresh, 'junction', 'config.yaml'),
+          'api:\n  keys: [short]\nlog_file_max_bytes: 4096\nlog_file_keep: 1\n',
+        );
+        const old = (n: number): string =>
+          `${JSON.stringify({ level: 'info', ts: '2026-01-01T00:00:00.000Z', msg: `old ${n}`, pad: 'p'.repeat(60) })}\n`;
+        writeFileSync(file, Array.from({ length: 40 }, (_v, n) => old(n)).join(''));
+        writeFileSync(`${file}.1`, old(-1));
+        const started = await cli(['logs', '--run', '999999'], fresh);
+        expect(started.status).toBe(4);
+        // The full file moved to .1 (the older .1 deleted: keep 1), the warning began a new one.
+        const rotated = readFileSync(`${file}.1`, 'utf8');
+        expect(rotated).toContain('"old 39"');
+        expect(rotated).not.toContain('"old -1"');
+        expect(existsSync(`${file}.2`)).toBe(false);
+        const current = readFileSync(file, 'utf8').trimEnd().split('\n');
+        expect(current).toHaveLength(1);
+        expect(current[0]).toContain('shorter than');
+        const last = await cli(['logs', '--lines', '3', '--json'], fresh);
+        expect(last.status).toBe(0);
+        expect(json<{ msg: string }[]>(last).map((r) => r.msg)).toEqual([
+          'old 38',
+          'old 39',
+          expect.stringContaining('shorter than'),
+        ]);
       } finally {
         rmSync(fresh, { recursive: true, force: true });
       }

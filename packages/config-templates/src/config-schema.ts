@@ -438,6 +438,15 @@ export function createConfigSchema(paths: WorkspacePaths) {
     log_format: oneOf(LOG_FORMATS)
       .default('text')
       .meta({ description: 'text (one readable line per record) or json (spec §6.5 records).' }),
+    log_file_max_bytes: wholeNumber('bytes', 4096, 1024 * 1024 * 1024 * 1024)
+      .default(20 * 1024 * 1024)
+      .meta({
+        description:
+          'Size at which the log file (logs/junction.log) is rotated to junction.log.1 and a new one begun.',
+      }),
+    log_file_keep: wholeNumber('files', 1, 1000)
+      .default(5)
+      .meta({ description: 'Rotated log files kept (junction.log.1 newest); older ones are deleted.' }),
     otel_endpoint: httpUrl().optional().meta({
       description:
         'OTLP/HTTP base URL traces are exported to (e.g. http://127.0.0.1:4318); unset = no export.',

@@ -7,6 +7,7 @@ export { LOG_LEVELS, formatJsonRecord, formatTextRecord } from './log-format.js'
 export type { LogFormat, LogLevel, LogRecord } from './log-format.js';
 export { createLogger } from './logger.js';
 export type { LogFields, Logger, LoggerOptions, RootLogger } from './logger.js';
+export type { FileRotation } from './sync-file-stream.js';
 export { createNoopLogger } from './noop-logger.js';
 
 export {

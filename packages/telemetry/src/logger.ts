@@ -4,7 +4,7 @@ import type { LogFormat, LogLevel, LogRecord } from './log-format.js';
 import { collectSecretValues, createRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { activeSpanIds } from './spans.js';
-import { SyncFileStream } from './sync-file-stream.js';
+import { SyncFileStream, type FileRotation } from './sync-file-stream.js';
 
 /** Free fields of a log record (`agent_id`, `run_id`, `duration_ms`, `status`, an `error`, ...). */
 export type LogFields = Record<string, unknown>;
@@ -38,6 +38,8 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream;
   /** Also append JSON lines to this file (created with its folder when missing). */
   file?: string;
+  /** When `file` is rotated. Default 20 MiB, five rotated files (`DEFAULT_FILE_ROTATION`). */
+  fileRotation?: FileRotation;
   /** Values to redact wherever they appear (API keys, registration keys, tokens from config). */
   secrets?: readonly string[];
   /** Environment whose secret-looking variables are redacted too. Default `process.env`; pass `{}` to skip. */
@@ -83,7 +85,8 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
     ...collectSecretValues(options.env ?? process.env),
   ]);
 
-  const fileStream = options.file === undefined ? undefined : new SyncFileStream(options.file);
+  const fileStream =
+    options.file === undefined ? undefined : new SyncFileStream(options.file, options.fileRotation);
   const transports: winston.transport[] = [
     new winston.transports.Stream({
       stream: options.stream ?? process.stderr,
