@@ -65,6 +65,51 @@ export function parseDuration(text: string): DurationResult {
     : { ok: false, problem: 'too-long' };
 }
 
+/** One term of a duration in a file: a number (fractions allowed) and a unit, as in `1h30m`. */
+const FILE_TERM = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
+
+/** A duration in a file: one or more terms, nothing between them (`1h30m`, `1.5s`, `500ms`). */
+const FILE_TERMS = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/;
+
+/** An ISO 8601 duration of days and time (`PT5M`, `P1DT2H`, `PT0.5S`); not `P` or `PT` alone. */
+const ISO_DURATION =
+  /^P(?:(\d+)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i;
+
+/**
+ * Reads a duration written in a file: the same units (`ms`, `s`, `m`, `h`, `d`) and the same
+ * limit (MAX_DURATION_MS) as `parseDuration`, plus what workflow files of the reference carry —
+ * Go-style compounds and fractions (`1h30m`, `1.5s`), ISO 8601 (`PT5M`), and a bare number
+ * (or a YAML number) of seconds. Looser than what people type, because a file's format is
+ * fixed by the tools that write it; the reading of each unit is the same.
+ */
+export function parseFileDuration(value: unknown): DurationResult {
+  let ms: number;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) return { ok: false, problem: 'not-a-duration' };
+    ms = value * DURATION_UNITS_MS.s;
+  } else if (typeof value !== 'string') {
+    return { ok: false, problem: 'not-a-duration' };
+  } else {
+    const text = value.trim();
+    const iso = ISO_DURATION.exec(text);
+    if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * DURATION_UNITS_MS.s;
+    else if (FILE_TERMS.test(text)) {
+      ms = 0;
+      for (const [, amount, unit] of text.matchAll(FILE_TERM)) {
+        ms += Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
+      }
+    } else if (iso && text.length > 1 && !/T$/i.test(text)) {
+      const [, d, h, m, s] = iso;
+      ms =
+        Number(d ?? 0) * DURATION_UNITS_MS.d +
+        Number(h ?? 0) * DURATION_UNITS_MS.h +
+        Number(m ?? 0) * DURATION_UNITS_MS.m +
+        Number(s ?? 0) * DURATION_UNITS_MS.s;
+    } else return { ok: false, problem: 'not-a-duration' };
+  }
+  return ms <= MAX_DURATION_MS ? { ok: true, ms } : { ok: false, problem: 'too-long' };
+}
+
 /** Reads an ISO 8601 time, or a duration meaning that long before now. */
 export function parseTimePoint(text: string): TimePointResult {
   if (ISO_TIME_PATTERN.test(text)) {

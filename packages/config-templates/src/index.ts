@@ -82,6 +82,7 @@ export {
   MAX_DURATION_TEXT,
   TIME_FORMS,
   parseDuration,
+  parseFileDuration,
   parseTimePoint,
   formatUptime,
 } from './duration.js';

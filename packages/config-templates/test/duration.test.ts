@@ -4,6 +4,7 @@ import {
   MAX_DURATION_MS,
   TIME_FORMS,
   parseDuration,
+  parseFileDuration,
   parseTimePoint,
 } from '../src/index.js';
 
@@ -93,5 +94,46 @@ describe('the time grammar', () => {
     ['36501d', 'too-long'],
   ])('refuses %j (%s)', (text, problem) => {
     expect(parseTimePoint(text)).toEqual({ ok: false, problem });
+  });
+});
+
+describe('parseFileDuration (workflow files)', () => {
+  it.each([
+    ['500ms', 500],
+    ['30s', 30_000],
+    ['1h30m', 5_400_000],
+    ['1.5s', 1500],
+    ['2d', 172_800_000],
+    ['PT5M', 300_000],
+    ['P1DT2H', 93_600_000],
+    ['pt0.5s', 500],
+    ['90', 90_000],
+    [' 5m ', 300_000],
+    [2.5, 2500],
+    [0, 0],
+  ] as const)('reads %j as %d ms', (value, ms) => {
+    expect(parseFileDuration(value)).toEqual({ ok: true, ms });
+  });
+
+  it.each([
+    ['P'],
+    ['PT'],
+    ['P1DT'],
+    ['5 s'],
+    ['1y'],
+    ['-5s'],
+    [-1],
+    [Number.NaN],
+    [null],
+    [true],
+    [{}],
+  ])('refuses %j', (value) => {
+    expect(parseFileDuration(value)).toEqual({ ok: false, problem: 'not-a-duration' });
+  });
+
+  it('holds the same limit as what people type', () => {
+    expect(parseFileDuration('36500d')).toEqual({ ok: true, ms: MAX_DURATION_MS });
+    expect(parseFileDuration('36500d1ms')).toEqual({ ok: false, problem: 'too-long' });
+    expect(parseFileDuration(MAX_DURATION_MS)).toEqual({ ok: false, problem: 'too-long' });
   });
 });

@@ -7,6 +7,7 @@
 import {
   cronProblem,
   inputDepthProblem,
+  parseFileDuration,
   readYaml,
   SCHEDULE_CATCH_UPS,
   SCHEDULE_OVERLAPS,
@@ -67,45 +68,12 @@ class Problems {
 }
 
 /**
- * A duration as the reference writes them (Go style: `500ms`, `30s`, `5m`, `1h30m`), as
- * ISO 8601 (`PT5M`), or a number of seconds. Undefined when it is none of these.
+ * A duration in a workflow file, in milliseconds (config-templates' `parseFileDuration`: `500ms`,
+ * `1h30m`, `PT5M`, a number of seconds); undefined when it is none, or longer than 36500d.
  */
-export function parseDuration(value: unknown): number | undefined {
-  if (typeof value === 'number')
-    return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const go = /^((\d+(\.\d+)?)(ms|h|m|s))+$/;
-  if (go.test(text)) {
-    let ms = 0;
-    for (const [, n, , unit] of text.matchAll(/(\d+(?:\.\d+)?)()(ms|h|m|s)/g)) {
-      const amount = Number(n);
-      ms +=
-        unit === 'ms'
-          ? amount
-          : unit === 's'
-            ? amount * 1000
-            : unit === 'm'
-              ? amount * 60_000
-              : amount * 3_600_000;
-    }
-    return ms;
-  }
-  const iso =
-    /^P(?:(\d+)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(
-      text,
-    );
-  if (iso && text.length > 1 && !/T$/i.test(text)) {
-    const [, d, h, m, s] = iso;
-    return (
-      Number(d ?? 0) * 86_400_000 +
-      Number(h ?? 0) * 3_600_000 +
-      Number(m ?? 0) * 60_000 +
-      Number(s ?? 0) * 1000
-    );
-  }
-  return undefined;
+function parseDuration(value: unknown): number | undefined {
+  const read = parseFileDuration(value);
+  return read.ok ? read.ms : undefined;
 }
 
 function stateIdOf(raw: Raw): string | undefined {

@@ -12,7 +12,6 @@ export type { WorkflowErrorCode } from './errors.js';
 export {
   cronTriggerOf,
   DEFAULT_APPROVAL_TIMEOUT_SECONDS,
-  parseDuration,
   parseWorkflow,
   workflowOf,
 } from './definition.js';
