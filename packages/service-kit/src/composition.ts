@@ -56,7 +56,7 @@ import {
   type TracesPart,
 } from './traces.js';
 import { hostGuard, isLoopback } from './host-guard.js';
-import { rateLimitOf } from './rate-limit.js';
+import { rateLimitOf, type LimitedSurface } from './rate-limit.js';
 import { approvalBaseUrl, leaveWebhookNote, removeWebhookNote } from './webhook-address.js';
 import {
   apiKeysOf,
@@ -318,78 +318,22 @@ export function composeService(options: ComposeOptions): Composition {
   const startedAt = options.startedAt ?? new Date();
   const apiKeys = apiKeysOf(config, env);
   const keys = keyRing(apiKeys);
-  const secrets = secretsOf(config, env);
-  const tooShort = shortSecretsOf(config, env);
-  if (tooShort.length > 0) {
-    logger.warn(
-      `${tooShort.join(', ')} ${tooShort.length === 1 ? 'is' : 'are'} shorter than ${MIN_SECRET_LENGTH} characters, so ${tooShort.length === 1 ? 'it is' : 'they are'} not redacted from logs and run records (a value that short would rewrite ordinary text). Use longer keys.`,
-      { settings: tooShort },
-    );
-  }
+  warnShortSecrets(config, env, logger);
   const metrics = createMetrics({ logger, startTime: startedAt });
   const checkModel = createModelCheck(modelSettingsOf(config), env);
-  const busUrl = runBusUrlOf(config);
-  const bus = busUrl
-    ? new NatsRunBus({
-        url: busUrl,
-        logger,
-        name: options.serviceName ?? 'junction',
-        storeId: () => storeIdOf(store),
-      })
-    : undefined;
-  // A process without workers (the webhook-server) announces the runs it accepts.
-  const announcing: RunDispatch | undefined = bus && {
-    reserve: () => undefined,
-    queued: (run) => announceQueued(bus, run),
-  };
-  const runDoorFor = (workers?: RunWorkers): RunDoor =>
-    createRunDoor({
-      store,
-      checkModel,
-      ...(bus ? { bus } : {}),
-      ...(workers
-        ? { dispatch: workers, endings: workers, canceller: workers }
-        : announcing
-          ? { dispatch: announcing }
-          : {}),
-    });
-  // A workflow run started or an approval decided here wakes this process's workflow workers.
-  // The door is made before the workers that advance its runs: it reaches them through here.
-  const local: { workers?: WorkflowWorkers; webhookPort?: number } = {};
+  const bus = runBusOf(options);
+  const runDoorFor = runDoorMaker(store, checkModel, bus);
   const configHome = options.workspace?.paths.configHome;
-  const workflows = createWorkflowDoor({
-    store,
-    // A process that executes runs records a root span for each workflow run it starts.
-    tracer: () => executor?.tracing.tracer,
-    // Asked each time: the webhook port may be bound after the door is made (webhookListening).
-    publicUrl: () =>
-      approvalBaseUrl(config, {
-        ...(local.webhookPort !== undefined ? { listeningPort: local.webhookPort } : {}),
-        ...(configHome !== undefined ? { configHome } : {}),
-      }),
-    due: () => (local.workers ? local.workers.due() : bus?.announce('workflows')),
-    reserve: () => local.workers?.reserve(),
-    // Cancelling a workflow run cancels its agent runs through the run door (made below).
-    cancelRun: (runId, cancelOptions) => runs.cancel(runId, cancelOptions),
-  });
+  // The doors and the executor need each other: the workflow door cancels through the run
+  // door and wakes the workflow workers, which are made after it. `late` holds what is made
+  // later; the door asks it each time.
+  const late: LateParts = {};
+  const workflows = workflowDoorOf({ config, store, bus, late, configHome });
   const executor = options.executes
     ? buildExecutor(options, env, metrics, runDoorFor, workflows, bus)
     : undefined;
-  if (executor) local.workers = executor.workflowWorkers;
-  // Bound to loopback, the REST and webhook ports answer only names of this machine (DNS
-  // rebinding); /mcp has its own Host and Origin check.
-  const guard = isLoopback(config.api.host) ? hostGuard(env) : undefined;
-  const webhookKeys = keyRing(config.webhook.api_key ? [config.webhook.api_key] : [], {
-    xApiKey: false,
-  });
-  // One count per surface for the whole process, however many apps it builds.
-  const limits = {
-    rest: rateLimitOf(config.rate_limit, 'rest', keys),
-    mcp: rateLimitOf(config.rate_limit, 'mcp', keys),
-    execute: rateLimitOf(config.rate_limit, 'execute', webhookKeys),
-  };
   const runs = runDoorFor(executor?.workers);
-  const oauth = mcpOAuthOf(config);
+  Object.assign(late, { executor, runs });
   const management = managementPart(
     executor && options.management
       ? {
@@ -400,7 +344,7 @@ export function composeService(options: ComposeOptions): Composition {
           runs,
           version,
           startedAt,
-          ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
+          ...(configHome !== undefined ? { configHome } : {}),
           mode: options.management === 'stdio' ? 'DEPLOYMENT_MODE_STDIO' : 'DEPLOYMENT_MODE_SERVE',
           activeRuns: () => executor.workers.inFlight(),
           tracer: executor.tracing.tracer,
@@ -408,77 +352,26 @@ export function composeService(options: ComposeOptions): Composition {
       : undefined,
   );
   if (executor) executor.finished.push((run) => management.runFinished(run));
-  let started = false;
-  let stopped: Promise<{ requeued: number }> | undefined;
-  const mcpDeps = (): Omit<Parameters<typeof createMcpServer>[0], 'transport'> => {
-    if (!executor || !options.workspace) {
-      throw new Error('MCP needs a process that executes runs and a workspace');
-    }
-    return {
-      store,
-      workspace: options.workspace,
-      pool: executor.pool,
-      runs,
-      logger,
-      version,
-      processEnv: env,
-      workflows,
-      scheduler: executor.scheduler,
-    };
-  };
-  const restDeps: RestDeps = {
-    store,
-    runs,
-    logger,
-    metrics,
-    version,
+  const parts: ServiceParts = {
+    options,
+    env,
     startedAt,
+    apiKeys,
     keys,
-    secrets,
+    metrics,
+    checkModel,
+    bus,
+    executor,
+    runs,
     workflows,
-    pricing: createPricing(config.pricing),
-    management: () => management.health(),
-    traces: () => tracesHealth(),
-    queue: () => ({ bus: bus?.url ?? null, connected: bus?.connected() ?? false }),
-    ...(bus
-      ? {
-          runChanges: {
-            connected: () => bus.connected(),
-            subscribe: (listener: () => void) => bus.onState('*', listener),
-          },
-        }
-      : {}),
-    ...(executor
-      ? {
-          workersRunning: () => started && stopped === undefined,
-          scheduler: executor.scheduler,
-          mcpServersActive: () => executor.pool.activeKeys().length,
-          workers: () => ({
-            runs: started ? runSlotsOf(config) : 0,
-            in_flight: executor.workers.inFlight(),
-            workflows: started && config.workers.workflows,
-          }),
-        }
-      : {}),
+    management,
+    configHome,
+    late,
+    lifetime: { started: false },
+    http: httpGuardsOf(config, env, keys),
   };
-  const traces =
-    options.traces === true && config.traces.enabled
-      ? tracesPart({
-          config,
-          store,
-          logger,
-          keys,
-          ...(guard ? { guard } : {}),
-          ...(options.workspace ? { configHome: options.workspace.paths.configHome } : {}),
-          version,
-          viewerApi: () =>
-            createRestApp(restDeps, { operations: TRACE_OPERATIONS, ...(guard ? { guard } : {}) }),
-        })
-      : undefined;
-  const tracesHealth = (): TracesHealth => {
-    const exportTo = executor?.tracing.destination ?? 'nowhere';
-    return traces?.health(exportTo) ?? { export: exportTo, receiver: null, viewer: null };
-  };
+  const restDeps = restDepsOf(parts, () => tracesHealthOf(parts, traces));
+  const traces = tracesOf(parts, restDeps);
   return {
     config,
     store,
@@ -494,7 +387,244 @@ export function composeService(options: ComposeOptions): Composition {
     executor,
     managementHealth: () => management.health(),
     traces,
-    tracesHealth,
+    tracesHealth: () => tracesHealthOf(parts, traces),
+    ...httpSurfacesOf(parts, restDeps, () => tracesHealthOf(parts, traces)),
+    start: () => startService(parts, traces),
+    stop: (drainMs = 10_000) => stopService(parts, traces, drainMs),
+  };
+}
+
+/** What a process makes after the doors that use it: the workflow door reads it when called. */
+interface LateParts {
+  executor?: Executor | undefined;
+  runs?: RunDoor;
+  /** The webhook port, once bound in this process (webhookListening). */
+  webhookPort?: number;
+}
+
+/** The pieces of one process, as the parts below need them. */
+interface ServiceParts {
+  options: ComposeOptions;
+  env: NodeJS.ProcessEnv;
+  startedAt: Date;
+  apiKeys: string[];
+  keys: ReturnType<typeof keyRing>;
+  metrics: Metrics;
+  checkModel: ModelCheck;
+  bus: NatsRunBus | undefined;
+  executor: Executor | undefined;
+  runs: RunDoor;
+  workflows: WorkflowDoor;
+  management: ReturnType<typeof managementPart>;
+  configHome: string | undefined;
+  late: LateParts;
+  /** Whether start() has run, and the one stop in progress or done. */
+  lifetime: { started: boolean; stopped?: Promise<{ requeued: number }> };
+  http: HttpGuards;
+}
+
+/** Short keys are not redacted (they would rewrite ordinary text): the operator is told once. */
+function warnShortSecrets(config: Config, env: NodeJS.ProcessEnv, logger: RootLogger): void {
+  const tooShort = shortSecretsOf(config, env);
+  if (tooShort.length === 0) return;
+  logger.warn(
+    `${tooShort.join(', ')} ${tooShort.length === 1 ? 'is' : 'are'} shorter than ${MIN_SECRET_LENGTH} characters, so ${tooShort.length === 1 ? 'it is' : 'they are'} not redacted from logs and run records (a value that short would rewrite ordinary text). Use longer keys.`,
+    { settings: tooShort },
+  );
+}
+
+/** The bus to the other hosts of the store, when they share a NATS server. */
+function runBusOf(options: ComposeOptions): NatsRunBus | undefined {
+  const url = runBusUrlOf(options.config);
+  return url
+    ? new NatsRunBus({
+        url,
+        logger: options.logger,
+        name: options.serviceName ?? 'junction',
+        storeId: () => storeIdOf(options.store),
+      })
+    : undefined;
+}
+
+/** Makes the run door, given the workers of this process (none: it only accepts runs). */
+function runDoorMaker(
+  store: Store,
+  checkModel: ModelCheck,
+  bus: NatsRunBus | undefined,
+): (workers?: RunWorkers) => RunDoor {
+  // A process without workers (the webhook-server) announces the runs it accepts.
+  const announcing: RunDispatch | undefined = bus && {
+    reserve: () => undefined,
+    queued: (run) => announceQueued(bus, run),
+  };
+  return (workers) =>
+    createRunDoor({
+      store,
+      checkModel,
+      ...(bus ? { bus } : {}),
+      ...(workers
+        ? { dispatch: workers, endings: workers, canceller: workers }
+        : announcing
+          ? { dispatch: announcing }
+          : {}),
+    });
+}
+
+/** The workflow door: a workflow run started or an approval decided here wakes this process's workflow workers. */
+function workflowDoorOf(input: {
+  config: Config;
+  store: Store;
+  bus: NatsRunBus | undefined;
+  late: LateParts;
+  configHome: string | undefined;
+}): WorkflowDoor {
+  const { config, store, bus, late, configHome } = input;
+  return createWorkflowDoor({
+    store,
+    // A process that executes runs records a root span for each workflow run it starts.
+    tracer: () => late.executor?.tracing.tracer,
+    // Asked each time: the webhook port may be bound after the door is made (webhookListening).
+    publicUrl: () =>
+      approvalBaseUrl(config, {
+        ...(late.webhookPort !== undefined ? { listeningPort: late.webhookPort } : {}),
+        ...(configHome !== undefined ? { configHome } : {}),
+      }),
+    due: () => (late.executor ? late.executor.workflowWorkers.due() : bus?.announce('workflows')),
+    reserve: () => late.executor?.workflowWorkers.reserve(),
+    // Cancelling a workflow run cancels its agent runs through the run door.
+    cancelRun: (runId, cancelOptions) => {
+      if (!late.runs) throw new Error('the run door is made before any workflow run is cancelled');
+      return late.runs.cancel(runId, cancelOptions);
+    },
+  });
+}
+
+/** What every HTTP surface of the process runs before its routes. */
+interface HttpGuards {
+  /** Bound to loopback, REST and the webhook port answer only names of this machine (DNS rebinding); /mcp has its own check. */
+  guard: express.RequestHandler | undefined;
+  /** The webhook port's key (webhook.api_key), Bearer only. */
+  webhookKeys: ReturnType<typeof keyRing>;
+  /** One count per surface for the whole process, however many apps it builds. */
+  limits: Record<LimitedSurface, express.RequestHandler | undefined>;
+}
+
+function httpGuardsOf(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  keys: ReturnType<typeof keyRing>,
+): HttpGuards {
+  const webhookKeys = keyRing(config.webhook.api_key ? [config.webhook.api_key] : [], {
+    xApiKey: false,
+  });
+  return {
+    guard: isLoopback(config.api.host) ? hostGuard(env) : undefined,
+    webhookKeys,
+    limits: {
+      rest: rateLimitOf(config.rate_limit, 'rest', keys),
+      mcp: rateLimitOf(config.rate_limit, 'mcp', keys),
+      execute: rateLimitOf(config.rate_limit, 'execute', webhookKeys),
+    },
+  };
+}
+
+/** What the REST API reads of the process. */
+function restDepsOf(parts: ServiceParts, tracesHealth: () => TracesHealth): RestDeps {
+  const { config, store, logger, version } = parts.options;
+  const { bus, executor, lifetime } = parts;
+  return {
+    store,
+    runs: parts.runs,
+    logger,
+    metrics: parts.metrics,
+    version,
+    startedAt: parts.startedAt,
+    keys: parts.keys,
+    secrets: secretsOf(config, parts.env),
+    workflows: parts.workflows,
+    pricing: createPricing(config.pricing),
+    management: () => parts.management.health(),
+    traces: tracesHealth,
+    queue: () => ({ bus: bus?.url ?? null, connected: bus?.connected() ?? false }),
+    ...(bus
+      ? {
+          runChanges: {
+            connected: () => bus.connected(),
+            subscribe: (listener: () => void) => bus.onState('*', listener),
+          },
+        }
+      : {}),
+    ...(executor
+      ? {
+          workersRunning: () => lifetime.started && lifetime.stopped === undefined,
+          scheduler: executor.scheduler,
+          mcpServersActive: () => executor.pool.activeKeys().length,
+          workers: () => ({
+            runs: lifetime.started ? runSlotsOf(config) : 0,
+            in_flight: executor.workers.inFlight(),
+            workflows: lifetime.started && config.workers.workflows,
+          }),
+        }
+      : {}),
+  };
+}
+
+/** The receiver and viewer of a process that keeps traces (ComposeOptions.traces). */
+function tracesOf(parts: ServiceParts, restDeps: RestDeps): TracesPart | undefined {
+  const { config, store, logger, version } = parts.options;
+  const { guard } = parts.http;
+  if (parts.options.traces !== true || !config.traces.enabled) return undefined;
+  return tracesPart({
+    config,
+    store,
+    logger,
+    keys: parts.keys,
+    ...(guard ? { guard } : {}),
+    ...(parts.configHome !== undefined ? { configHome: parts.configHome } : {}),
+    version,
+    viewerApi: () =>
+      createRestApp(restDeps, { operations: TRACE_OPERATIONS, ...(guard ? { guard } : {}) }),
+  });
+}
+
+function tracesHealthOf(parts: ServiceParts, traces: TracesPart | undefined): TracesHealth {
+  const exportTo = parts.executor?.tracing.destination ?? 'nowhere';
+  return traces?.health(exportTo) ?? { export: exportTo, receiver: null, viewer: null };
+}
+
+/** What MCP serves from: a process that executes runs, and a workspace. */
+function mcpDepsOf(parts: ServiceParts): Omit<Parameters<typeof createMcpServer>[0], 'transport'> {
+  const { executor } = parts;
+  const { store, logger, version, workspace } = parts.options;
+  if (!executor || !workspace) {
+    throw new Error('MCP needs a process that executes runs and a workspace');
+  }
+  return {
+    store,
+    workspace,
+    pool: executor.pool,
+    runs: parts.runs,
+    logger,
+    version,
+    processEnv: parts.env,
+    workflows: parts.workflows,
+    scheduler: executor.scheduler,
+  };
+}
+
+/** The process's HTTP apps (REST, probe, MCP, webhook) and stdio MCP server, each made on demand. */
+function httpSurfacesOf(
+  parts: ServiceParts,
+  restDeps: RestDeps,
+  tracesHealth: () => TracesHealth,
+): Pick<
+  Composition,
+  'restApp' | 'probeApp' | 'mcpHttp' | 'mcpStdio' | 'webhookApp' | 'webhookListening'
+> {
+  const { config, store, logger, version } = parts.options;
+  const { guard, limits, webhookKeys } = parts.http;
+  const oauth = mcpOAuthOf(config);
+  return {
     restApp: () =>
       createRestApp(restDeps, {
         ...(guard ? { guard } : {}),
@@ -511,23 +641,23 @@ export function composeService(options: ComposeOptions): Composition {
     mcpHttp: (port) =>
       createMcpHttpHandler({
         port,
-        keys,
+        keys: parts.keys,
         ...(oauth ? { oauth } : {}),
-        ...mcpAllowedOf(config.api.host, port, env),
+        ...mcpAllowedOf(config.api.host, port, parts.env),
         ...(limits.mcp ? { limit: limits.mcp } : {}),
-        deps: mcpDeps(),
+        deps: mcpDepsOf(parts),
       }),
-    mcpStdio: () => createMcpServer({ ...mcpDeps(), transport: 'stdio' }),
+    mcpStdio: () => createMcpServer({ ...mcpDepsOf(parts), transport: 'stdio' }),
     webhookApp: (extra = {}) =>
       createWebhookApp(
         {
           store,
-          runs,
+          runs: parts.runs,
           logger,
           enabled: config.webhook.enabled,
           keys: webhookKeys,
           maxBodyBytes: config.webhook.max_body_bytes,
-          workflows,
+          workflows: parts.workflows,
         },
         {
           ...extra,
@@ -536,7 +666,8 @@ export function composeService(options: ComposeOptions): Composition {
         },
       ),
     webhookListening(port: number): void {
-      local.webhookPort = port;
+      parts.late.webhookPort = port;
+      const { configHome } = parts;
       if (configHome === undefined) return;
       if (!leaveWebhookNote(configHome, approvalBaseUrl(config, { listeningPort: port }))) {
         logger.warn(
@@ -545,65 +676,86 @@ export function composeService(options: ComposeOptions): Composition {
         );
       }
     },
-    async start(): Promise<void> {
-      traces?.start();
-      if (started) return;
-      if (!executor) {
-        await bus?.open();
-        started = true;
-        return;
-      }
-      // The coding backend (an embedded bus) is up before the first run can want it, and
-      // before the run bus that may use its server.
-      await executor.coding.start();
-      await bus?.open();
-      const { runs: works, workflows: advances, scheduler: fires } = config.workers;
-      const recovered = works
-        ? await executor.workers.start()
-        : { requeued: [] as number[], failed: [] as number[] };
-      if (advances) executor.workflowWorkers.start();
-      if (fires) await executor.scheduler.start();
-      // Registered once this process can take the executions the platform may send at once.
-      await management.start();
-      started = true;
-      logger.info(works ? 'workers started' : 'workers off: runs are left to other processes', {
-        worker_id: executor.workers.workerId,
-        concurrency: runSlotsOf(config),
-        workflows: advances,
-        scheduler: fires,
-        ...(bus ? { bus: bus.url } : {}),
-        recovered_requeued: recovered.requeued.length,
-        recovered_failed: recovered.failed.length,
-      });
-    },
-    stop(drainMs = 10_000): Promise<{ requeued: number }> {
-      stopped ??= (async () => {
-        let requeued = 0;
-        if (executor) {
-          // The platform sees the station go before its runs are drained.
-          await management.stop();
-          if (started) {
-            // The scheduler first (its lease goes to another process at once), then workflow
-            // steps: an agent step's run is then drained like any other.
-            await executor.scheduler.stop();
-            await executor.workflowWorkers.stop({ drainMs: Math.min(drainMs, 2_000) });
-            ({ requeued } = await executor.workers.stop({ drainMs }));
-            logger.info('workers stopped', { requeued });
-          }
-          await executor.notifier.close();
-          await bus?.close();
-          await executor.coding.stop();
-          await executor.pool.closeAll();
-          await executor.tracing.shutdown();
-        }
-        if (!executor) await bus?.close();
-        traces?.stop();
-        if (local.webhookPort !== undefined && configHome !== undefined)
-          removeWebhookNote(configHome);
-        await metrics.shutdown();
-        return { requeued };
-      })();
-      return stopped;
-    },
   };
+}
+
+/** Recovers runs of dead workers and starts what this process works (Composition.start). */
+async function startService(parts: ServiceParts, traces: TracesPart | undefined): Promise<void> {
+  const { config, logger } = parts.options;
+  const { executor, bus, lifetime } = parts;
+  traces?.start();
+  if (lifetime.started) return;
+  if (!executor) {
+    await bus?.open();
+    lifetime.started = true;
+    return;
+  }
+  // The coding backend (an embedded bus) is up before the first run can want it, and
+  // before the run bus that may use its server.
+  await executor.coding.start();
+  await bus?.open();
+  const { runs: works, workflows: advances, scheduler: fires } = config.workers;
+  const recovered = works
+    ? await executor.workers.start()
+    : { requeued: [] as number[], failed: [] as number[] };
+  if (advances) executor.workflowWorkers.start();
+  if (fires) await executor.scheduler.start();
+  // Registered once this process can take the executions the platform may send at once.
+  await parts.management.start();
+  lifetime.started = true;
+  logger.info(works ? 'workers started' : 'workers off: runs are left to other processes', {
+    worker_id: executor.workers.workerId,
+    concurrency: runSlotsOf(config),
+    workflows: advances,
+    scheduler: fires,
+    ...(bus ? { bus: bus.url } : {}),
+    recovered_requeued: recovered.requeued.length,
+    recovered_failed: recovered.failed.length,
+  });
+}
+
+/** Stops what start() started, newest first (Composition.stop). Idempotent. */
+function stopService(
+  parts: ServiceParts,
+  traces: TracesPart | undefined,
+  drainMs: number,
+): Promise<{ requeued: number }> {
+  const { lifetime } = parts;
+  lifetime.stopped ??= (async () => {
+    const { executor, bus, configHome } = parts;
+    const requeued = executor ? await stopExecutor(parts, executor, drainMs) : 0;
+    if (!executor) await bus?.close();
+    traces?.stop();
+    if (parts.late.webhookPort !== undefined && configHome !== undefined) {
+      removeWebhookNote(configHome);
+    }
+    await parts.metrics.shutdown();
+    return { requeued };
+  })();
+  return lifetime.stopped;
+}
+
+/** Stops the executor's parts in the reverse of their start; the runs it requeued. */
+async function stopExecutor(
+  parts: ServiceParts,
+  executor: Executor,
+  drainMs: number,
+): Promise<number> {
+  let requeued = 0;
+  // The platform sees the station go before its runs are drained.
+  await parts.management.stop();
+  if (parts.lifetime.started) {
+    // The scheduler first (its lease goes to another process at once), then workflow
+    // steps: an agent step's run is then drained like any other.
+    await executor.scheduler.stop();
+    await executor.workflowWorkers.stop({ drainMs: Math.min(drainMs, 2_000) });
+    ({ requeued } = await executor.workers.stop({ drainMs }));
+    parts.options.logger.info('workers stopped', { requeued });
+  }
+  await executor.notifier.close();
+  await parts.bus?.close();
+  await executor.coding.stop();
+  await executor.pool.closeAll();
+  await executor.tracing.shutdown();
+  return requeued;
 }
