@@ -53,109 +53,33 @@ export async function sendCodingTask(
     callback: { streamSubject, resultSubject },
   };
   const log = logger.child({ coding_task: input.taskID });
-  // A backend numbers the events of each send from 1 (a send again starts over).
-  let next = 1;
-  const early = new Map<number, CodingStreamEvent>();
-  const deliver = (event: CodingStreamEvent): void => {
-    if (event.seq < next || early.has(event.seq)) return; // a repeat
-    early.set(event.seq, event);
-    // Out of order: later events wait for a missing one, but not forever (one may be lost).
-    if (!early.has(next) && early.size > 32) next = Math.min(...early.keys());
-    while (early.has(next)) {
-      const due = early.get(next)!;
-      early.delete(next);
-      next += 1;
-      options.onEvent?.(due);
-    }
-  };
-  const flush = (): void => {
-    for (const seq of [...early.keys()].sort((a, b) => a - b)) options.onEvent?.(early.get(seq)!);
-    early.clear();
-  };
+  const events = new EventsInOrder((event) => options.onEvent?.(event));
 
   const subs: Subscription[] = [];
   try {
     const streamSub = connection.subscribe(streamSubject);
     const resultSub = connection.subscribe(resultSubject, { max: 1_000 });
     subs.push(streamSub, resultSub);
-    void (async () => {
-      for await (const message of streamSub) {
-        let data: unknown;
-        try {
-          data = message.json();
-        } catch {
-          log.warn('a coding stream message that is not JSON was dropped');
-          continue;
-        }
-        const parsed = parseStreamEvent(data, input.taskID);
-        if (parsed.ok) deliver(parsed.event);
-        else log.warn('a coding stream message was dropped', { reason: parsed.reason });
-      }
-    })();
-    const result = new Promise<CodingResult>((resolve) => {
-      void (async () => {
-        for await (const message of resultSub) {
-          let data: unknown;
-          try {
-            data = message.json();
-          } catch {
-            log.warn('a coding result that is not JSON was dropped');
-            continue;
-          }
-          const parsed = parseResult(data, input.taskID);
-          if (parsed.ok) {
-            resolve(parsed.result);
-            return;
-          }
-          log.warn('a coding result was dropped', { reason: parsed.reason });
-        }
-      })();
-    });
+    followStream(streamSub, input.taskID, log, events);
+    const result = firstResult(resultSub, input.taskID, log);
     await connection.flush();
 
     const attempts = Math.max(1, options.maxAttempts ?? 1);
     for (let attempt = 1; ; attempt++) {
-      if (attempt > 1) {
-        flush();
-        next = 1;
-      }
+      if (attempt > 1) events.restart();
       options.onAttempt?.(attempt);
       connection.publish(subjects.task, JSON.stringify(task));
       log.info('coding task sent', { attempt, subject: subjects.task });
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      const outcome = await Promise.race([
-        result.then((r) => ({ kind: 'result' as const, result: r })),
-        new Promise<{ kind: 'timeout' }>((resolve) => {
-          timer = setTimeout(() => resolve({ kind: 'timeout' }), options.timeoutMs);
-        }),
-        new Promise<{ kind: 'aborted' }>((resolve) => {
-          onAbort = () => resolve({ kind: 'aborted' });
-          if (options.signal?.aborted) onAbort();
-          else options.signal?.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-      clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+      const outcome = await resultWithin(result, options.timeoutMs, options.signal);
       if (outcome.kind === 'result') {
         await connection.flush().catch(() => undefined);
-        flush();
+        events.flush();
         return outcome.result;
       }
       if (outcome.kind === 'aborted' || attempt >= attempts) {
-        flush();
+        events.flush();
         const status = outcome.kind === 'aborted' ? 'cancelled' : 'timeout';
-        return {
-          taskID: input.taskID,
-          status,
-          error:
-            status === 'cancelled'
-              ? 'The coding task was cancelled.'
-              : `No result from the coding backend within ${Math.round(options.timeoutMs / 1000)} s after ${attempts} ${attempts === 1 ? 'send' : 'sends'}; check that it runs and listens on ${subjects.task}.`,
-          session: { name: input.session.name, opencodeID: '', messageCount: 0 },
-          workspace: { name: input.workspace.name, path: '' },
-          metrics: { duration: 0, toolCalls: 0 },
-        };
+        return unanswered(input, status, options, attempts);
       }
       log.warn('no coding result in time; sending the task again', {
         attempt,
@@ -165,4 +89,135 @@ export async function sendCodingTask(
   } finally {
     for (const sub of subs) sub.unsubscribe();
   }
+}
+
+/** Hands progress events on in `seq` order, each once. */
+class EventsInOrder {
+  // A backend numbers the events of each send from 1 (a send again starts over).
+  #next = 1;
+  readonly #early = new Map<number, CodingStreamEvent>();
+  readonly #hand: (event: CodingStreamEvent) => void;
+
+  constructor(hand: (event: CodingStreamEvent) => void) {
+    this.#hand = hand;
+  }
+
+  /** Takes one event: hands it on once it is due, with any later ones that waited for it. */
+  deliver(event: CodingStreamEvent): void {
+    if (event.seq < this.#next || this.#early.has(event.seq)) return; // a repeat
+    this.#early.set(event.seq, event);
+    // Out of order: later events wait for a missing one, but not forever (one may be lost).
+    if (!this.#early.has(this.#next) && this.#early.size > 32)
+      this.#next = Math.min(...this.#early.keys());
+    while (this.#early.has(this.#next)) {
+      const due = this.#early.get(this.#next)!;
+      this.#early.delete(this.#next);
+      this.#next += 1;
+      this.#hand(due);
+    }
+  }
+
+  /** Hands on every event still waiting, in `seq` order. */
+  flush(): void {
+    for (const seq of [...this.#early.keys()].sort((a, b) => a - b))
+      this.#hand(this.#early.get(seq)!);
+    this.#early.clear();
+  }
+
+  /** Before the task is sent again: what waits is handed on, and numbering starts over. */
+  restart(): void {
+    this.flush();
+    this.#next = 1;
+  }
+}
+
+/** Reads the task's stream subject until it is unsubscribed; bad messages are logged and dropped. */
+function followStream(sub: Subscription, taskID: string, log: Logger, events: EventsInOrder): void {
+  void (async () => {
+    for await (const message of sub) {
+      let data: unknown;
+      try {
+        data = message.json();
+      } catch {
+        log.warn('a coding stream message that is not JSON was dropped');
+        continue;
+      }
+      const parsed = parseStreamEvent(data, taskID);
+      if (parsed.ok) events.deliver(parsed.event);
+      else log.warn('a coding stream message was dropped', { reason: parsed.reason });
+    }
+  })();
+}
+
+/** The first valid result on the task's result subject (never settles when none comes). */
+function firstResult(sub: Subscription, taskID: string, log: Logger): Promise<CodingResult> {
+  return new Promise<CodingResult>((resolve) => {
+    void (async () => {
+      for await (const message of sub) {
+        let data: unknown;
+        try {
+          data = message.json();
+        } catch {
+          log.warn('a coding result that is not JSON was dropped');
+          continue;
+        }
+        const parsed = parseResult(data, taskID);
+        if (parsed.ok) {
+          resolve(parsed.result);
+          return;
+        }
+        log.warn('a coding result was dropped', { reason: parsed.reason });
+      }
+    })();
+  });
+}
+
+/** How one send ended. */
+type SendOutcome =
+  | { kind: 'result'; result: CodingResult }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' };
+
+/** Waits for `result`, at most `timeoutMs` and not past an abort; leaves no timer or listener. */
+async function resultWithin(
+  result: Promise<CodingResult>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<SendOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const outcome = await Promise.race([
+    result.then((r) => ({ kind: 'result' as const, result: r })),
+    new Promise<{ kind: 'timeout' }>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+    }),
+    new Promise<{ kind: 'aborted' }>((resolve) => {
+      onAbort = () => resolve({ kind: 'aborted' });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal?.removeEventListener('abort', onAbort);
+  return outcome;
+}
+
+/** The result Junction writes itself when none came: the task was cancelled or timed out. */
+function unanswered(
+  input: CodingTaskInput,
+  status: 'cancelled' | 'timeout',
+  options: SendTaskOptions,
+  attempts: number,
+): CodingResult {
+  return {
+    taskID: input.taskID,
+    status,
+    error:
+      status === 'cancelled'
+        ? 'The coding task was cancelled.'
+        : `No result from the coding backend within ${Math.round(options.timeoutMs / 1000)} s after ${attempts} ${attempts === 1 ? 'send' : 'sends'}; check that it runs and listens on ${options.subjects.task}.`,
+    session: { name: input.session.name, opencodeID: '', messageCount: 0 },
+    workspace: { name: input.workspace.name, path: '' },
+    metrics: { duration: 0, toolCalls: 0 },
+  };
 }
