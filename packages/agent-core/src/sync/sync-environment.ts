@@ -15,7 +15,7 @@ import {
   renderTemplate,
   templateName,
 } from '@junction/config-templates';
-import type { Agent, McpServer as StoredServer, Store } from '@junction/store';
+import type { Agent, McpConfig, McpServer as StoredServer, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import {
   agentInputOf,
@@ -238,19 +238,46 @@ function serverChange(stored: StoredServer | undefined, spec: McpServerSpec): Ch
   return same ? 'unchanged' : 'updated';
 }
 
-/**
- * Syncs one environment: renders its templates, lists the tools of every server, and makes
- * the store match the files: adds what is new, updates what changed, removes exactly what
- * disappeared. A failing config, server or agent is reported while the rest still sync.
- * Files are never written or deleted.
- */
-export async function syncEnvironment(options: SyncOptions): Promise<SyncReport> {
-  const { workspace, store, pool, environment } = options;
-  const dryRun = options.dryRun ?? false;
-  const now = options.now ?? (() => new Date());
-  const emit = options.onProgress ?? ((): void => undefined);
-  const log = options.logger;
+/** What every step of one sync reads: the options, resolved once. */
+interface SyncContext {
+  store: Store;
+  pool: ToolLister;
+  environment: string;
+  dryRun: boolean;
+  /** Servers connected at once. */
+  concurrency: number;
+  listTimeoutMs: number | undefined;
+  now: () => Date;
+  emit: (event: SyncProgress) => void;
+  log: Logger | undefined;
+}
 
+/** The environment's rows as the last sync left them; none when a dry run meets a new one. */
+interface StoredEnvironment {
+  configs: McpConfig[];
+  servers: StoredServer[];
+  agents: Agent[];
+  serverByName: Map<string, StoredServer>;
+  /** The stored tool names of each server, by server name. */
+  toolsByServer: Map<string, string[]>;
+}
+
+/** What the files no longer hold, and the servers that stay. */
+interface Removals {
+  configNames: string[];
+  keepServers: Set<string>;
+  removedConfigs: string[];
+  removedServers: string[];
+}
+
+interface AgentsResult {
+  agents: AgentReport[];
+  removed: string[];
+  schedules: number;
+}
+
+/** Stops the sync of an environment without a folder, naming the ones there are. */
+async function requireEnvironment(workspace: Workspace, environment: string): Promise<void> {
   if (!(await workspace.hasEnvironment(environment))) {
     const known = await workspace.listEnvironments();
     throw new AgentCoreError(
@@ -260,6 +287,322 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
       { environment, known },
     );
   }
+}
+
+/** The environment's configs, servers, tools and agents as stored, read once before the sync. */
+async function readStoredEnvironment(
+  store: Store,
+  environmentId: number | undefined,
+): Promise<StoredEnvironment> {
+  const none = environmentId === undefined;
+  const configs = none ? [] : await store.mcpConfigs.list({ environmentId });
+  const servers = none ? [] : await store.mcpServers.list({ environmentId });
+  const tools = none ? [] : await store.tools.list({ environmentId, limit: 10_000 });
+  const agents = none ? [] : await store.agents.list({ environmentId, limit: 10_000 });
+  const serverByName = new Map(servers.map((s) => [s.name, s]));
+  const toolsByServer = new Map<string, string[]>();
+  for (const t of tools)
+    toolsByServer.set(t.serverName, [...(toolsByServer.get(t.serverName) ?? []), t.name]);
+  return { configs, servers, agents, serverByName, toolsByServer };
+}
+
+function configReport(config: LoadedConfig, storedConfigs: McpConfig[]): ConfigReport {
+  const storedConfig = storedConfigs.find((c) => c.name === config.name);
+  return {
+    name: config.name,
+    file: config.file,
+    status: config.error ? 'error' : 'synced',
+    ...(config.error ? { error: config.error } : {}),
+    change: !storedConfig
+      ? 'added'
+      : storedConfig.templateHash === config.hash
+        ? 'unchanged'
+        : 'updated',
+    servers: [],
+  };
+}
+
+/** Connects the servers of every readable template, a few at a time, and reports each config. */
+async function connectConfigs(
+  sync: SyncContext,
+  configs: LoadedConfig[],
+  stored: StoredEnvironment,
+): Promise<{ reports: ConfigReport[]; outcomes: ServerOutcome[] }> {
+  // Servers named twice across templates: the first file (in name order) keeps the name.
+  const owner = new Map<string, string>();
+  const reports: ConfigReport[] = [];
+  const outcomes: ServerOutcome[] = [];
+  for (const config of configs) {
+    const report = configReport(config, stored.configs);
+    reports.push(report);
+    if (!config.template) continue;
+    const entries = Object.entries(config.template.servers);
+    const results = await mapLimit(entries, sync.concurrency, (entry) =>
+      connectServer(sync, stored, owner, config.name, entry),
+    );
+    report.servers = results.map((r) => r.report);
+    outcomes.push(...results.filter((r) => !r.duplicate));
+    sync.emit({ type: 'config', config: report });
+  }
+  return { reports, outcomes };
+}
+
+/** A server whose name an earlier template took: reported, never connected or stored. */
+function duplicateServer(
+  spec: McpServerSpec,
+  base: Pick<ServerReport, 'name' | 'config' | 'transport'>,
+  previous: string,
+): ServerOutcome {
+  return {
+    spec,
+    tools: [],
+    duplicate: true,
+    report: {
+      ...base,
+      status: 'error',
+      error: `Server name "${base.name}" is already defined in ${previous}.json; rename one of them.`,
+      change: 'unchanged',
+      tools: 0,
+      toolsAdded: [],
+      toolsRemoved: [],
+    },
+  };
+}
+
+/** Starts one server of `config` and lists its tools; a failure is reported, not thrown. */
+async function connectServer(
+  sync: SyncContext,
+  stored: StoredEnvironment,
+  owner: Map<string, string>,
+  config: string,
+  [name, server]: [string, McpServer],
+): Promise<ServerOutcome> {
+  const { environment, emit } = sync;
+  const spec = serverSpec(name, server);
+  const base = { name, config, transport: spec.transport };
+  const previous = owner.get(name);
+  if (previous && previous !== config) return duplicateServer(spec, base, previous);
+  owner.set(name, config);
+  const before = stored.toolsByServer.get(name) ?? [];
+  const change = serverChange(stored.serverByName.get(name), spec);
+  emit({
+    type: 'server_start',
+    name,
+    config,
+    transport: spec.transport,
+    // The program only: its arguments may carry values from variables.yml.
+    command: spec.transport === 'stdio' ? path.basename(spec.command ?? '') || null : null,
+  });
+  try {
+    const tools = await sync.pool.listTools(serverKey(environment, name), spec, {
+      ...(sync.listTimeoutMs ? { timeoutMs: sync.listTimeoutMs } : {}),
+    });
+    const names = tools.map((t) => t.name);
+    const outcome: ServerOutcome = {
+      spec,
+      tools,
+      report: {
+        ...base,
+        status: 'connected',
+        change,
+        tools: tools.length,
+        toolsAdded: names.filter((n) => !before.includes(n)),
+        toolsRemoved: before.filter((n) => !names.includes(n)),
+      },
+    };
+    emit({ type: 'server', server: outcome.report });
+    return outcome;
+  } catch (err) {
+    const outcome: ServerOutcome = {
+      spec,
+      tools: [],
+      report: {
+        ...base,
+        status: 'error',
+        error: messageOf(err),
+        change,
+        // A failed server keeps the tools it had, so agents keep their bindings.
+        tools: before.length,
+        toolsAdded: [],
+        toolsRemoved: [],
+      },
+    };
+    sync.log?.warn('MCP server failed during sync', {
+      environment,
+      server: name,
+      error: outcome.report.error,
+    });
+    emit({ type: 'server', server: outcome.report });
+    return outcome;
+  }
+}
+
+/**
+ * Exactly what disappeared: configs whose file is gone, servers no longer in a readable
+ * template. A config that failed to parse keeps its servers until it is fixed.
+ */
+function findRemovals(
+  configs: LoadedConfig[],
+  outcomes: ServerOutcome[],
+  stored: StoredEnvironment,
+): Removals {
+  const configNames = configs.map((c) => c.name);
+  const brokenConfigs = new Set(configs.filter((c) => !c.template).map((c) => c.name));
+  const configIdToName = new Map(stored.configs.map((c) => [c.id, c.name]));
+  const keepServers = new Set(outcomes.map((o) => o.report.name));
+  for (const s of stored.servers) {
+    const cfg = s.configId ? configIdToName.get(s.configId) : undefined;
+    if (cfg && brokenConfigs.has(cfg)) keepServers.add(s.name);
+  }
+  const removedConfigs = stored.configs
+    .filter((c) => !configNames.includes(c.name))
+    .map((c) => c.name);
+  const removedServers = stored.servers.filter((s) => !keepServers.has(s.name)).map((s) => s.name);
+  return { configNames, keepServers, removedConfigs, removedServers };
+}
+
+/** Writes configs, servers and the tools of connected servers; removes what disappeared. */
+async function saveServers(
+  store: Store,
+  environmentId: number,
+  at: Date,
+  configs: LoadedConfig[],
+  outcomes: ServerOutcome[],
+  removals: Removals,
+): Promise<void> {
+  const configIds = new Map<string, number>();
+  for (const config of configs) {
+    const row = await store.mcpConfigs.upsert(environmentId, {
+      name: config.name,
+      path: config.file,
+      templateHash: config.hash,
+      status: config.template ? 'synced' : 'error',
+      lastError: config.error ?? null,
+      lastSyncedAt: at,
+    });
+    configIds.set(config.name, row.id);
+  }
+  await store.mcpServers.deleteExcept(environmentId, [...removals.keepServers]);
+  await store.mcpConfigs.deleteExcept(environmentId, removals.configNames);
+  for (const o of outcomes) {
+    await saveServer(store, environmentId, o, configIds.get(o.report.config) ?? null);
+  }
+}
+
+async function saveServer(
+  store: Store,
+  environmentId: number,
+  o: ServerOutcome,
+  configId: number | null,
+): Promise<void> {
+  const s = o.spec;
+  const row = await store.mcpServers.upsert(environmentId, {
+    name: s.name,
+    transport: s.transport,
+    configId,
+    command: s.command ?? null,
+    args: s.args ?? [],
+    env: s.env ?? {},
+    cwd: s.cwd ?? null,
+    url: s.url ?? null,
+    headers: s.headers ?? {},
+    status: o.report.status,
+    lastError: o.report.error ?? null,
+  });
+  if (o.report.status === 'connected') {
+    await store.tools.replaceForServer(
+      row.id,
+      o.tools.map((t) => ({
+        name: t.name,
+        ...(t.description !== null ? { description: t.description } : {}),
+        inputSchema: t.inputSchema,
+        annotations: t.annotations ?? null,
+      })),
+    );
+  }
+}
+
+/**
+ * The tools a dry run would leave: those of connected servers, the stored ones of failed
+ * servers and of servers kept for a broken config.
+ */
+function plannedToolIndex(
+  outcomes: ServerOutcome[],
+  stored: StoredEnvironment,
+  keepServers: Set<string>,
+): ToolIndex {
+  const { toolsByServer } = stored;
+  const refs: ToolRef[] = [];
+  for (const o of outcomes) {
+    const names =
+      o.report.status === 'connected'
+        ? o.tools.map((t) => t.name)
+        : (toolsByServer.get(o.report.name) ?? []);
+    for (const name of names) refs.push({ name, server: o.report.name });
+  }
+  for (const s of stored.servers) {
+    if (keepServers.has(s.name) && !outcomes.some((o) => o.report.name === s.name)) {
+      for (const name of toolsByServer.get(s.name) ?? []) refs.push({ name, server: s.name });
+    }
+  }
+  return buildToolIndex(refs);
+}
+
+function syncReport(
+  sync: SyncContext,
+  configs: ConfigReport[],
+  removals: Removals,
+  agentResult: AgentsResult,
+  variablesChanged: string[],
+): SyncReport {
+  const servers = configs.flatMap((c) => c.servers);
+  return {
+    environment: sync.environment,
+    dryRun: sync.dryRun,
+    ok:
+      configs.every((c) => c.status === 'synced') &&
+      servers.every((s) => s.status === 'connected') &&
+      agentResult.agents.every((a) => a.status === 'synced'),
+    configs,
+    removedConfigs: removals.removedConfigs,
+    removedServers: removals.removedServers,
+    agents: agentResult.agents,
+    removedAgents: agentResult.removed,
+    variablesChanged,
+    totals: {
+      configs: configs.length,
+      servers: servers.length,
+      failedServers: servers.filter((s) => s.status === 'error').length,
+      tools: servers.reduce((n, s) => n + s.tools, 0),
+      agents: agentResult.agents.length,
+      failedAgents: agentResult.agents.filter((a) => a.status === 'error').length,
+      schedules: agentResult.schedules,
+    },
+  };
+}
+
+/**
+ * Syncs one environment: renders its templates, lists the tools of every server, and makes
+ * the store match the files: adds what is new, updates what changed, removes exactly what
+ * disappeared. A failing config, server or agent is reported while the rest still sync.
+ * Files are never written or deleted.
+ */
+export async function syncEnvironment(options: SyncOptions): Promise<SyncReport> {
+  const { workspace, store, environment } = options;
+  const sync: SyncContext = {
+    store,
+    pool: options.pool,
+    environment,
+    dryRun: options.dryRun ?? false,
+    concurrency: options.concurrency ?? 4,
+    listTimeoutMs: options.listTimeoutMs,
+    now: options.now ?? (() => new Date()),
+    emit: options.onProgress ?? ((): void => undefined),
+    log: options.logger,
+  };
+  const { dryRun, now } = sync;
+
+  await requireEnvironment(workspace, environment);
   const variables = await workspace.readVariables(environment);
   const configs = await loadConfigs(
     workspace,
@@ -272,205 +615,25 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
   const env = dryRun
     ? await store.environments.getByName(environment)
     : await store.environments.ensure(environment);
-  const storedConfigs = env ? await store.mcpConfigs.list({ environmentId: env.id }) : [];
-  const storedServers = env ? await store.mcpServers.list({ environmentId: env.id }) : [];
-  const storedTools = env ? await store.tools.list({ environmentId: env.id, limit: 10_000 }) : [];
-  const storedAgents = env ? await store.agents.list({ environmentId: env.id, limit: 10_000 }) : [];
-  const serverByName = new Map(storedServers.map((s) => [s.name, s]));
-  const toolsByServer = new Map<string, string[]>();
-  for (const t of storedTools)
-    toolsByServer.set(t.serverName, [...(toolsByServer.get(t.serverName) ?? []), t.name]);
-
-  // Servers named twice across templates: the first file (in name order) keeps the name.
-  const owner = new Map<string, string>();
-  const reports: ConfigReport[] = [];
-  const outcomes: ServerOutcome[] = [];
-  for (const config of configs) {
-    const storedConfig = storedConfigs.find((c) => c.name === config.name);
-    const report: ConfigReport = {
-      name: config.name,
-      file: config.file,
-      status: config.error ? 'error' : 'synced',
-      ...(config.error ? { error: config.error } : {}),
-      change: !storedConfig
-        ? 'added'
-        : storedConfig.templateHash === config.hash
-          ? 'unchanged'
-          : 'updated',
-      servers: [],
-    };
-    reports.push(report);
-    if (!config.template) continue;
-    const entries = Object.entries(config.template.servers);
-    const results = await mapLimit(entries, options.concurrency ?? 4, async ([name, server]) => {
-      const spec = serverSpec(name, server);
-      const base = { name, config: config.name, transport: spec.transport };
-      const previous = owner.get(name);
-      if (previous && previous !== config.name) {
-        return {
-          spec,
-          tools: [],
-          duplicate: true,
-          report: {
-            ...base,
-            status: 'error',
-            error: `Server name "${name}" is already defined in ${previous}.json; rename one of them.`,
-            change: 'unchanged',
-            tools: 0,
-            toolsAdded: [],
-            toolsRemoved: [],
-          },
-        } satisfies ServerOutcome;
-      }
-      owner.set(name, config.name);
-      const stored = serverByName.get(name);
-      const before = toolsByServer.get(name) ?? [];
-      const change = serverChange(stored, spec);
-      emit({
-        type: 'server_start',
-        name,
-        config: config.name,
-        transport: spec.transport,
-        // The program only: its arguments may carry values from variables.yml.
-        command: spec.transport === 'stdio' ? path.basename(spec.command ?? '') || null : null,
-      });
-      try {
-        const tools = await pool.listTools(serverKey(environment, name), spec, {
-          ...(options.listTimeoutMs ? { timeoutMs: options.listTimeoutMs } : {}),
-        });
-        const names = tools.map((t) => t.name);
-        const outcome: ServerOutcome = {
-          spec,
-          tools,
-          report: {
-            ...base,
-            status: 'connected',
-            change,
-            tools: tools.length,
-            toolsAdded: names.filter((n) => !before.includes(n)),
-            toolsRemoved: before.filter((n) => !names.includes(n)),
-          },
-        };
-        emit({ type: 'server', server: outcome.report });
-        return outcome;
-      } catch (err) {
-        const outcome: ServerOutcome = {
-          spec,
-          tools: [],
-          report: {
-            ...base,
-            status: 'error',
-            error: messageOf(err),
-            change,
-            // A failed server keeps the tools it had, so agents keep their bindings.
-            tools: before.length,
-            toolsAdded: [],
-            toolsRemoved: [],
-          },
-        };
-        log?.warn('MCP server failed during sync', {
-          environment,
-          server: name,
-          error: outcome.report.error,
-        });
-        emit({ type: 'server', server: outcome.report });
-        return outcome;
-      }
-    });
-    report.servers = results.map((r) => r.report);
-    outcomes.push(...results.filter((r) => !r.duplicate));
-    emit({ type: 'config', config: report });
-  }
-
-  // Exactly what disappeared: configs whose file is gone, servers no longer in a readable
-  // template. A config that failed to parse keeps its servers until it is fixed.
-  const configNames = configs.map((c) => c.name);
-  const brokenConfigs = new Set(configs.filter((c) => !c.template).map((c) => c.name));
-  const configIdToName = new Map(storedConfigs.map((c) => [c.id, c.name]));
-  const keepServers = new Set(outcomes.map((o) => o.report.name));
-  for (const s of storedServers) {
-    const cfg = s.configId ? configIdToName.get(s.configId) : undefined;
-    if (cfg && brokenConfigs.has(cfg)) keepServers.add(s.name);
-  }
-  const removedConfigs = storedConfigs
-    .filter((c) => !configNames.includes(c.name))
-    .map((c) => c.name);
-  const removedServers = storedServers.filter((s) => !keepServers.has(s.name)).map((s) => s.name);
-
-  if (!dryRun && env) {
-    const at = now();
-    const configIds = new Map<string, number>();
-    for (const config of configs) {
-      const row = await store.mcpConfigs.upsert(env.id, {
-        name: config.name,
-        path: config.file,
-        templateHash: config.hash,
-        status: config.template ? 'synced' : 'error',
-        lastError: config.error ?? null,
-        lastSyncedAt: at,
-      });
-      configIds.set(config.name, row.id);
-    }
-    await store.mcpServers.deleteExcept(env.id, [...keepServers]);
-    await store.mcpConfigs.deleteExcept(env.id, configNames);
-    for (const o of outcomes) {
-      const s = o.spec;
-      const row = await store.mcpServers.upsert(env.id, {
-        name: s.name,
-        transport: s.transport,
-        configId: configIds.get(o.report.config) ?? null,
-        command: s.command ?? null,
-        args: s.args ?? [],
-        env: s.env ?? {},
-        cwd: s.cwd ?? null,
-        url: s.url ?? null,
-        headers: s.headers ?? {},
-        status: o.report.status,
-        lastError: o.report.error ?? null,
-      });
-      if (o.report.status === 'connected') {
-        await store.tools.replaceForServer(
-          row.id,
-          o.tools.map((t) => ({
-            name: t.name,
-            ...(t.description !== null ? { description: t.description } : {}),
-            inputSchema: t.inputSchema,
-            annotations: t.annotations ?? null,
-          })),
-        );
-      }
-    }
-  }
+  const stored = await readStoredEnvironment(store, env?.id);
+  const { reports, outcomes } = await connectConfigs(sync, configs, stored);
+  const removals = findRemovals(configs, outcomes, stored);
+  if (!dryRun && env) await saveServers(store, env.id, now(), configs, outcomes, removals);
 
   // Agents resolve against the environment's tools as they are after this sync.
-  let toolIndex: ToolIndex;
-  if (!dryRun && env) {
-    toolIndex = await storedToolIndex(store, env.id);
-  } else {
-    const refs: ToolRef[] = [];
-    for (const o of outcomes) {
-      const names =
-        o.report.status === 'connected'
-          ? o.tools.map((t) => t.name)
-          : (toolsByServer.get(o.report.name) ?? []);
-      for (const name of names) refs.push({ name, server: o.report.name });
-    }
-    for (const s of storedServers) {
-      if (keepServers.has(s.name) && !outcomes.some((o) => o.report.name === s.name)) {
-        for (const name of toolsByServer.get(s.name) ?? []) refs.push({ name, server: s.name });
-      }
-    }
-    toolIndex = buildToolIndex(refs);
-  }
+  const toolIndex =
+    !dryRun && env
+      ? await storedToolIndex(store, env.id)
+      : plannedToolIndex(outcomes, stored, removals.keepServers);
   const agentResult = await syncAgents({
     store,
     workspace,
     environment,
     environmentId: env?.id,
-    storedAgents,
+    storedAgents: stored.agents,
     toolIndex,
     dryRun,
-    emit,
+    emit: sync.emit,
     now,
   });
 
@@ -479,31 +642,8 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
     await changes.record();
   }
 
-  const servers = reports.flatMap((c) => c.servers);
-  const report: SyncReport = {
-    environment,
-    dryRun,
-    ok:
-      reports.every((c) => c.status === 'synced') &&
-      servers.every((s) => s.status === 'connected') &&
-      agentResult.agents.every((a) => a.status === 'synced'),
-    configs: reports,
-    removedConfigs,
-    removedServers,
-    agents: agentResult.agents,
-    removedAgents: agentResult.removed,
-    variablesChanged: changes.changed,
-    totals: {
-      configs: reports.length,
-      servers: servers.length,
-      failedServers: servers.filter((s) => s.status === 'error').length,
-      tools: servers.reduce((n, s) => n + s.tools, 0),
-      agents: agentResult.agents.length,
-      failedAgents: agentResult.agents.filter((a) => a.status === 'error').length,
-      schedules: agentResult.schedules,
-    },
-  };
-  log?.info('environment synced', {
+  const report = syncReport(sync, reports, removals, agentResult, changes.changed);
+  sync.log?.info('environment synced', {
     environment,
     dry_run: dryRun,
     ok: report.ok,
@@ -525,9 +665,7 @@ interface SyncAgentsInput {
   now: () => Date;
 }
 
-async function syncAgents(
-  input: SyncAgentsInput,
-): Promise<{ agents: AgentReport[]; removed: string[]; schedules: number }> {
+async function syncAgents(input: SyncAgentsInput): Promise<AgentsResult> {
   const { store, workspace, environment, environmentId, storedAgents, toolIndex, dryRun } = input;
   const files = await workspace.listPromptFiles(environment);
   const storedByName = new Map(storedAgents.map((a) => [a.name, a]));
