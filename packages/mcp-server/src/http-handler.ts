@@ -1,23 +1,29 @@
 // MCP over Streamable HTTP: one session (transport + McpServer) per initialize, kept until
-// the client deletes it or the handler closes. This builds an express app; it never listens.
-import { randomUUID } from 'node:crypto';
+// the client deletes it or the handler closes (the sessions live in session-table.ts). This
+// builds an express app; it never listens.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { bodyReadFailure, type BodyReadFailure } from '@junction/config-templates';
 import { httpStatus, isJunctionError } from '@junction/errors';
+import type { Logger } from '@junction/telemetry';
 import { createAuditor } from './audit.js';
 import type { McpServerDeps } from './deps.js';
-import { buildMcpServer } from './mcp-server.js';
 import {
   AUTHORIZATION_SERVER_PATH,
   createOAuthGuard,
   PROTECTED_RESOURCE_PATH,
   type McpOAuthOptions,
+  type OAuthGuard,
+  type OAuthPrincipal,
 } from './oauth-guard.js';
-import { guardToolCalls } from './request-guard.js';
+import { SessionTable, type Session } from './session-table.js';
 
 /** Default largest request body: 1 MiB. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -80,18 +86,6 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  closed: boolean;
-  /** When its last request ended (or began, while one is open). */
-  lastSeen: number;
-  /** Requests and streams of this session still open. */
-  open: number;
-  /** With OAuth: whose session it is; another user's token never reaches it. */
-  principal?: string;
-}
-
 /** Answers with a JSON-RPC error object and an HTTP status. */
 function rpcError(
   res: Response,
@@ -151,48 +145,18 @@ function bodyRefusal(res: Response, failure: BodyReadFailure, maxBodyBytes: numb
   }
 }
 
-/** Builds the MCP HTTP handler: an express app with its session table. */
-export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
-  const { port, deps } = options;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allowedHosts = lower(
-    options.allowedHosts ?? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`],
+/** The reachability GET: no session, no event stream; open whatever the credentials. */
+function isReachability(req: Request): boolean {
+  return (
+    req.method === 'GET' &&
+    sessionIdOf(req) === undefined &&
+    !String(req.headers.accept ?? '').includes('text/event-stream')
   );
-  const allowedOrigins = lower(
-    options.allowedOrigins ?? [
-      `http://127.0.0.1:${port}`,
-      `http://localhost:${port}`,
-      `http://[::1]:${port}`,
-    ],
-  );
-  const logger = deps.logger.child({ component: 'mcp-http' });
-  const sessions = new Map<string, Session>();
-  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  if (!Number.isFinite(idleMs) || idleMs <= 0) {
-    throw new RangeError(`sessionIdleMs must be a positive number of milliseconds; got ${idleMs}.`);
-  }
+}
 
-  const closeSession = async (session: Session): Promise<void> => {
-    if (session.closed) return;
-    session.closed = true;
-    const id = session.transport.sessionId;
-    if (id) sessions.delete(id);
-    // Closing the server closes its transport (and any open SSE stream).
-    await session.server.close().catch((err: unknown) => {
-      logger.warn('closing an MCP session failed', {
-        session: id,
-        error: err instanceof Error ? err.message : String(err),
-      });
-    });
-  };
-
-  const app = express();
-  app.disable('x-powered-by');
-  // The endpoint is /mcp exactly; /MCP and /Mcp are other paths (404), as the docs say.
-  app.set('case sensitive routing', true);
-
-  // DNS-rebinding protection comes first: nothing else runs for a foreign Host or Origin.
-  app.use((req: Request, res: Response, next: NextFunction) => {
+/** Refuses a foreign Host, or a foreign Origin when one is sent (DNS-rebinding protection). */
+function hostCheck(allowedHosts: Set<string>, allowedOrigins: Set<string>): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
     const host = req.headers.host;
     if (!host || !allowedHosts.has(host.toLowerCase())) {
       rpcError(
@@ -211,22 +175,53 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return;
     }
     next();
-  });
+  };
+}
 
-  // Before credentials, so guessing keys or tokens is limited too.
-  if (options.limit) app.use(options.limit);
+/** Admits a request with one of `keys` (or the reachability GET); answers 401 otherwise. */
+function keyCheck(keys: McpKeyRing): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (isReachability(req)) {
+      next();
+      return;
+    }
+    const given = keys.presented(req.headers);
+    if (given === undefined || given === '') {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp"');
+      rpcError(
+        res,
+        401,
+        SERVER_ERROR,
+        'Unauthorized: send "Authorization: Bearer <key>" with a key from api.keys.',
+      );
+      return;
+    }
+    if (!keys.matches(given)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp", error="invalid_token"');
+      rpcError(res, 401, SERVER_ERROR, 'Unauthorized: the key is not one of api.keys.');
+      return;
+    }
+    next();
+  };
+}
 
-  /** The reachability GET: no session, no event stream; open whatever the credentials. */
-  const isReachability = (req: Request): boolean =>
-    req.method === 'GET' &&
-    sessionIdOf(req) === undefined &&
-    !String(req.headers.accept ?? '').includes('text/event-stream');
+/** What the credential check is built from. */
+interface CredentialsInput {
+  deps: Omit<McpServerDeps, 'transport'>;
+  logger: Logger;
+  keys?: McpKeyRing;
+  oauth?: McpOAuthOptions;
+}
 
-  // Credentials next: the Host check is no access control (a client picks its Host header).
-  const keys = options.keys;
-  const oauth = options.oauth
+/**
+ * Mounts the credential check: OAuth (with its metadata routes) when configured, else the keys
+ * when any is required. Returns the OAuth guard, which knows whose each admitted request is.
+ */
+function mountCredentials(app: express.Express, input: CredentialsInput): OAuthGuard | undefined {
+  const { deps, logger, keys } = input;
+  const oauth = input.oauth
     ? createOAuthGuard({
-        options: options.oauth,
+        options: input.oauth,
         // OAuth rows go through the same redacting auditor as tool calls.
         auditor: createAuditor({
           store: deps.store,
@@ -244,133 +239,52 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     app.get(AUTHORIZATION_SERVER_PATH, oauth.serverMetadata);
     app.use(oauth.authenticate);
   } else if (keys?.required) {
-    app.use((req: Request, res: Response, next: NextFunction) => {
-      if (isReachability(req)) {
-        next();
-        return;
-      }
-      const given = keys.presented(req.headers);
-      if (given === undefined || given === '') {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp"');
-        rpcError(
-          res,
-          401,
-          SERVER_ERROR,
-          'Unauthorized: send "Authorization: Bearer <key>" with a key from api.keys.',
-        );
-        return;
-      }
-      if (!keys.matches(given)) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="junction-mcp", error="invalid_token"');
-        rpcError(res, 401, SERVER_ERROR, 'Unauthorized: the key is not one of api.keys.');
-        return;
-      }
-      next();
-    });
+    app.use(keyCheck(keys));
   }
+  return oauth;
+}
 
-  const requireJson = (req: Request, res: Response, next: NextFunction): void => {
-    if (!req.is('application/json')) {
-      const type = req.headers['content-type'];
-      rpcError(
-        res,
-        415,
-        SERVER_ERROR,
-        `Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json${type ? ` (got ${echo(type)})` : ''}.`,
-      );
-      return;
-    }
-    next();
-  };
-
-  /** The session a request names, or undefined after answering 404. */
-  const sessionFor = (req: Request, res: Response): Session | undefined => {
-    const id = sessionIdOf(req);
-    const session = id ? sessions.get(id) : undefined;
-    // Another user's session is answered as unknown: its id is not confirmed to exist.
-    if (!session || session.closed || session.principal !== oauth?.principalOf(req)?.key) {
-      rpcError(
-        res,
-        404,
-        SESSION_NOT_FOUND,
-        'Session not found',
-        (req.body as { id?: unknown })?.id,
-      );
-      return undefined;
-    }
-    return session;
-  };
-
-  /** Hands a request to its session, which counts as in use until the response ends. */
-  const handleInSession = async (
-    session: Session,
-    req: Request,
-    res: Response,
-    body?: unknown,
-  ): Promise<void> => {
-    session.open += 1;
-    session.lastSeen = Date.now();
-    res.once('close', () => {
-      session.open -= 1;
-      session.lastSeen = Date.now();
-    });
-    await session.transport.handleRequest(req, res, body);
-  };
-
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const session of sessions.values()) {
-        if (session.open === 0 && now - session.lastSeen >= idleMs) {
-          logger.info('closing an idle MCP session', {
-            session: session.transport.sessionId,
-            idle_ms: now - session.lastSeen,
-          });
-          void closeSession(session);
-        }
-      }
-    },
-    Math.max(10, Math.min(idleMs / 4, 60_000)),
-  );
-  sweep.unref();
-
-  const startSession = async (req: Request, res: Response): Promise<void> => {
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        sessions.set(id, session);
-      },
-    });
-    const principal = oauth?.principalOf(req);
-    const server = buildMcpServer(
-      { ...deps, transport: 'http' },
-      {
-        ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
-        ...(principal?.user !== undefined ? { user: principal.user } : {}),
-      },
+function requireJson(req: Request, res: Response, next: NextFunction): void {
+  if (!req.is('application/json')) {
+    const type = req.headers['content-type'];
+    rpcError(
+      res,
+      415,
+      SERVER_ERROR,
+      `Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json${type ? ` (got ${echo(type)})` : ''}.`,
     );
-    const session: Session = {
-      transport,
-      server,
-      closed: false,
-      lastSeen: Date.now(),
-      open: 0,
-      ...(principal ? { principal: principal.key } : {}),
-    };
-    transport.onclose = () => {
-      void closeSession(session);
-    };
-    await server.connect(transport);
-    guardToolCalls(transport);
-    await handleInSession(session, req, res, req.body);
-    // A refused initialize (bad protocol version, wrong Accept) never becomes a session.
-    if (!transport.sessionId || !sessions.has(transport.sessionId)) await closeSession(session);
-  };
+    return;
+  }
+  next();
+}
 
-  app.post('/mcp', requireJson, express.json({ limit: maxBodyBytes }), async (req, res) => {
+/** What the /mcp routes work with. */
+interface McpRoutesContext {
+  sessions: SessionTable;
+  /** Whose an admitted request is, with OAuth; undefined without. */
+  principalOf: (req: Request) => OAuthPrincipal | undefined;
+  maxBodyBytes: number;
+  /** Reported by the reachability GET. */
+  version: string;
+}
+
+/** The session a request names, or undefined after answering 404. */
+function sessionFor(ctx: McpRoutesContext, req: Request, res: Response): Session | undefined {
+  const session = ctx.sessions.find(sessionIdOf(req), ctx.principalOf(req)?.key);
+  if (!session) {
+    rpcError(res, 404, SESSION_NOT_FOUND, 'Session not found', (req.body as { id?: unknown })?.id);
+    return undefined;
+  }
+  return session;
+}
+
+/** Mounts POST, GET and DELETE /mcp, and 405 for every other method there. */
+function mountMcpRoutes(app: express.Express, ctx: McpRoutesContext): void {
+  const { sessions } = ctx;
+  app.post('/mcp', requireJson, express.json({ limit: ctx.maxBodyBytes }), async (req, res) => {
     if (sessionIdOf(req) !== undefined) {
-      const session = sessionFor(req, res);
-      if (session) await handleInSession(session, req, res, req.body);
+      const session = sessionFor(ctx, req, res);
+      if (session) await sessions.serve(session, req, res, req.body);
       return;
     }
     if (!isInitializeRequest(req.body)) {
@@ -383,31 +297,16 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       );
       return;
     }
-    await startSession(req, res);
+    await sessions.start(req, res, ctx.principalOf(req));
   });
 
   app.get('/mcp', async (req, res) => {
     if (sessionIdOf(req) === undefined) {
-      if ((req.headers.accept ?? '').includes('text/event-stream')) {
-        rpcError(
-          res,
-          400,
-          SERVER_ERROR,
-          `Bad Request: an event stream needs the ${SESSION_HEADER} header of an initialized session.`,
-        );
-        return;
-      }
-      // The reachability check: no session, no stream, just who answers here.
-      res.json({
-        name: 'junction',
-        version: deps.version,
-        transport: 'streamable-http',
-        endpoint: '/mcp',
-      });
+      answerSessionlessGet(req, res, ctx.version);
       return;
     }
-    const session = sessionFor(req, res);
-    if (session) await handleInSession(session, req, res);
+    const session = sessionFor(ctx, req, res);
+    if (session) await sessions.serve(session, req, res);
   });
 
   app.delete('/mcp', async (req, res) => {
@@ -415,8 +314,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       rpcError(res, 400, SERVER_ERROR, `Bad Request: DELETE needs the ${SESSION_HEADER} header.`);
       return;
     }
-    const session = sessionFor(req, res);
-    if (session) await handleInSession(session, req, res);
+    const session = sessionFor(ctx, req, res);
+    if (session) await sessions.serve(session, req, res);
   });
 
   app.all('/mcp', (req, res) => {
@@ -428,16 +327,38 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       `Method Not Allowed: ${req.method} /mcp; use POST, GET or DELETE.`,
     );
   });
+}
 
-  app.use((req, res) => {
-    res.status(404).json({
-      error: 'not_found',
-      message: `Nothing is served at ${req.method} ${req.path}; the MCP endpoint is /mcp.`,
-    });
+/** GET /mcp without a session: the reachability check, or 400 for an event stream. */
+function answerSessionlessGet(req: Request, res: Response, version: string): void {
+  if ((req.headers.accept ?? '').includes('text/event-stream')) {
+    rpcError(
+      res,
+      400,
+      SERVER_ERROR,
+      `Bad Request: an event stream needs the ${SESSION_HEADER} header of an initialized session.`,
+    );
+    return;
+  }
+  // The reachability check: no session, no stream, just who answers here.
+  res.json({
+    name: 'junction',
+    version,
+    transport: 'streamable-http',
+    endpoint: '/mcp',
   });
+}
 
-  // Last: every error becomes JSON, never express's HTML page.
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+function notFound(req: Request, res: Response): void {
+  res.status(404).json({
+    error: 'not_found',
+    message: `Nothing is served at ${req.method} ${req.path}; the MCP endpoint is /mcp.`,
+  });
+}
+
+/** Turns every error into a JSON-RPC error, never express's HTML page. */
+function errorAnswer(logger: Logger, maxBodyBytes: number): ErrorRequestHandler {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     // A body that could not be read: config-templates' one rule, in JSON-RPC's words.
     const failure = bodyReadFailure(err);
     if (failure) {
@@ -463,14 +384,59 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       ErrorCode.InternalError,
       'Internal error: the request could not be handled.',
     );
+  };
+}
+
+/** Builds the MCP HTTP handler: an express app with its session table. */
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const { port, deps } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHosts = lower(
+    options.allowedHosts ?? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`],
+  );
+  const allowedOrigins = lower(
+    options.allowedOrigins ?? [
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+    ],
+  );
+  const logger = deps.logger.child({ component: 'mcp-http' });
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  if (!Number.isFinite(idleMs) || idleMs <= 0) {
+    throw new RangeError(`sessionIdleMs must be a positive number of milliseconds; got ${idleMs}.`);
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  // The endpoint is /mcp exactly; /MCP and /Mcp are other paths (404), as the docs say.
+  app.set('case sensitive routing', true);
+
+  // DNS-rebinding protection comes first: nothing else runs for a foreign Host or Origin.
+  app.use(hostCheck(allowedHosts, allowedOrigins));
+
+  // Before credentials, so guessing keys or tokens is limited too.
+  if (options.limit) app.use(options.limit);
+
+  // Credentials next: the Host check is no access control (a client picks its Host header).
+  const oauth = mountCredentials(app, { deps, logger, keys: options.keys, oauth: options.oauth });
+
+  const sessions = new SessionTable({ deps, logger, idleMs });
+  mountMcpRoutes(app, {
+    sessions,
+    principalOf: (req) => oauth?.principalOf(req),
+    maxBodyBytes,
+    version: deps.version,
   });
+  app.use(notFound);
+  // Last: every error becomes JSON, never express's HTML page.
+  app.use(errorAnswer(logger, maxBodyBytes));
 
   return {
     app,
     sessions: () => sessions.size,
     async close(): Promise<void> {
-      clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => closeSession(s)));
+      await sessions.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import {
   tokenKey,
   type TokenClaims,
   type TokenIntrospector,
+  type TokenVerdict,
 } from './token-introspection.js';
 
 /** OAuth for MCP over HTTP; the values come from config `management.oauth` and `management.base_url`. */
@@ -184,42 +185,242 @@ function checkUrl(name: keyof McpOAuthOptions, value: string | undefined): void 
   }
 }
 
-/** Builds the OAuth guard of the MCP HTTP handler. */
-export function createOAuthGuard(input: OAuthGuardInput): OAuthGuard {
-  const { options, auditor, logger } = input;
+/** What a refusal's WWW-Authenticate challenge adds to its `error`. */
+interface Challenge {
+  description?: string;
+  scope?: string;
+}
+
+/** What an audit row adds to the token's claims. */
+interface AuditExtra {
+  durationMs?: number;
+  error?: string;
+  details?: Record<string, unknown>;
+}
+
+/** A refusal of a token the platform vouched for, with what its audit row adds. */
+interface ClaimsRefusal {
+  code: 'OAUTH_AUDIENCE_MISMATCH' | 'OAUTH_SCOPE_INSUFFICIENT';
+  message: string;
+  challenge: Challenge;
+  details: Record<string, unknown>;
+}
+
+type FailedVerdict = Extract<TokenVerdict, { status: 'failed' }>;
+type InactiveVerdict = Extract<TokenVerdict, { status: 'inactive' }>;
+
+/** Refuses, at start, any endpoint of `options` that is not an absolute http(s) URL. */
+function checkEndpoints(options: McpOAuthOptions): void {
   for (const name of ['issuer', 'authUrl', 'tokenUrl', 'introspectUrl'] as const) {
     checkUrl(name, options[name]);
   }
   if (options.publicBaseUrl !== undefined) checkUrl('publicBaseUrl', options.publicBaseUrl);
-  const introspector: TokenIntrospector = createTokenIntrospector({
-    introspectUrl: options.introspectUrl,
-    clientId: options.clientId,
-    ...(options.introspectTimeoutMs !== undefined
-      ? { timeoutMs: options.introspectTimeoutMs }
-      : {}),
-    ...(options.cacheTtlMs !== undefined ? { cacheTtlMs: options.cacheTtlMs } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  const required = [...new Set(options.scopes.map((s) => s.trim()).filter((s) => s !== ''))];
-  const audience = options.audience?.trim() || options.clientId.trim();
-  const publicBase = options.publicBaseUrl?.replace(/\/+$/, '');
-  const principals = new WeakMap<Request, OAuthPrincipal>();
+}
 
-  // The Host header was checked against the allow-list before any of this runs.
-  const baseOf = (req: Request): string => publicBase ?? `http://${req.headers.host ?? ''}`;
-  const metadataUrl = (req: Request): string => `${baseOf(req)}${PROTECTED_RESOURCE_PATH}`;
+/**
+ * Checks bearer tokens for the guard: refuses each request it cannot admit with the REFUSALS
+ * table's answer (and audit row), admits the others with their principal.
+ */
+class TokenGate {
+  /** Scopes a token must hold: trimmed, blanks dropped, each once. */
+  readonly required: string[];
+  private readonly input: OAuthGuardInput;
+  private readonly introspector: TokenIntrospector;
+  /** The audience a token must name when it names any; '' for no check. */
+  private readonly audience: string;
+  private readonly publicBase: string | undefined;
+  private readonly principals = new WeakMap<Request, OAuthPrincipal>();
 
-  const audit = (
+  constructor(input: OAuthGuardInput) {
+    const { options } = input;
+    this.input = input;
+    this.introspector = createTokenIntrospector({
+      introspectUrl: options.introspectUrl,
+      clientId: options.clientId,
+      ...(options.introspectTimeoutMs !== undefined
+        ? { timeoutMs: options.introspectTimeoutMs }
+        : {}),
+      ...(options.cacheTtlMs !== undefined ? { cacheTtlMs: options.cacheTtlMs } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.required = [...new Set(options.scopes.map((s) => s.trim()).filter((s) => s !== ''))];
+    this.audience = options.audience?.trim() || options.clientId.trim();
+    this.publicBase = options.publicBaseUrl?.replace(/\/+$/, '');
+  }
+
+  /** Where clients reach this server. */
+  baseOf(req: Request): string {
+    // The Host header was checked against the allow-list before any of this runs.
+    return this.publicBase ?? `http://${req.headers.host ?? ''}`;
+  }
+
+  principalOf(req: Request): OAuthPrincipal | undefined {
+    return this.principals.get(req);
+  }
+
+  async authenticate(req: Request, res: Response, next: NextFunction): Promise<void> {
+    // Every path, not only /mcp: express also routes /mcp/ to /mcp, and a path check here
+    // would have to know every such spelling. Unknown paths answer 404 once admitted.
+    if (this.input.isOpen(req)) {
+      next();
+      return;
+    }
+    const token = bearerOf(req.headers.authorization);
+    if (token === undefined) {
+      this.refuse(
+        req,
+        res,
+        'OAUTH_TOKEN_MISSING',
+        `Authentication required: this MCP server accepts OAuth access tokens from the management platform. ${SIGN_IN} If sign-in keeps failing, check management.oauth (enabled, client_id) and that your user belongs to the organization.`,
+      );
+      return;
+    }
+    await this.admitOrRefuse(req, res, next, token);
+  }
+
+  private async admitOrRefuse(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+    token: string,
+  ): Promise<void> {
+    if (this.input.isApiKey?.(token)) {
+      this.refuseApiKey(req, res);
+      return;
+    }
+    const check = await this.introspector.check(token);
+    const { verdict } = check;
+    const timing = check.durationMs !== undefined ? { durationMs: check.durationMs } : {};
+    if (verdict.status === 'failed') {
+      this.refuseUnchecked(req, res, verdict, timing);
+      return;
+    }
+    if (verdict.status === 'inactive') {
+      this.refuseInactive(req, res, verdict, timing);
+      return;
+    }
+    const { claims } = verdict;
+    const refusal = this.audienceRefusal(req, claims) ?? this.scopeRefusal(claims);
+    if (refusal) {
+      this.audit(req, refusal.code, claims, { ...timing, details: refusal.details });
+      this.refuse(req, res, refusal.code, refusal.message, refusal.challenge);
+      return;
+    }
+    // One row per token the platform vouched for, not one per request answered from the cache.
+    if (check.introspected) this.audit(req, undefined, claims, timing);
+    const user = claims.username ?? claims.subject;
+    const who = claims.subject ?? claims.username;
+    this.principals.set(req, {
+      key: who !== undefined ? `${claims.clientId ?? ''}\n${who}` : `token\n${tokenKey(token)}`,
+      ...(user !== undefined ? { user } : {}),
+    });
+    next();
+  }
+
+  private refuseApiKey(req: Request, res: Response): void {
+    // Never introspected: that would hand one of this server's keys to the platform.
+    this.audit(req, 'OAUTH_API_KEY_REFUSED', undefined);
+    this.refuse(
+      req,
+      res,
+      'OAUTH_API_KEY_REFUSED',
+      `Unauthorized: API keys do not open /mcp while management.oauth is enabled. ${SIGN_IN}`,
+      { description: 'API keys are not accepted here; use an OAuth access token' },
+    );
+  }
+
+  /** Refuses a token the platform could not be asked about, or answered unreadably: 503. */
+  private refuseUnchecked(
+    req: Request,
+    res: Response,
+    verdict: FailedVerdict,
+    timing: AuditExtra,
+  ): void {
+    const code =
+      verdict.reason === 'malformed'
+        ? 'OAUTH_INTROSPECTION_MALFORMED'
+        : 'OAUTH_INTROSPECTION_FAILED';
+    this.input.logger.warn('MCP OAuth: a token could not be checked', {
+      reason: code,
+      detail: verdict.detail,
+    });
+    this.audit(req, code, undefined, { ...timing, error: verdict.detail });
+    this.refuse(
+      req,
+      res,
+      code,
+      `Service Unavailable: the access token could not be checked, because ${verdict.detail}. Nobody is let in until the platform answers; try again shortly, and if this persists check management.oauth.introspect_url.`,
+    );
+  }
+
+  private refuseInactive(
+    req: Request,
+    res: Response,
+    verdict: InactiveVerdict,
+    timing: AuditExtra,
+  ): void {
+    const code = verdict.reason === 'expired' ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INACTIVE';
+    this.audit(req, code, verdict.claims, timing);
+    this.refuse(
+      req,
+      res,
+      code,
+      `Unauthorized: the access token is ${verdict.reason === 'expired' ? 'expired' : 'not active (expired, revoked or unknown to the platform)'}. ${SIGN_IN} If sign-in keeps failing, check management.oauth (enabled, client_id) and that your user belongs to the organization.`,
+      {
+        description:
+          verdict.reason === 'expired'
+            ? 'The access token expired'
+            : 'The access token is not active',
+      },
+    );
+  }
+
+  /** A token naming audiences must name this server's: its audience or its resource URL. */
+  private audienceRefusal(req: Request, claims: TokenClaims): ClaimsRefusal | undefined {
+    const { audience } = this;
+    const resource = `${this.baseOf(req)}/mcp`;
+    if (
+      audience === '' ||
+      claims.audiences.length === 0 ||
+      claims.audiences.includes(audience) ||
+      claims.audiences.includes(resource)
+    ) {
+      return undefined;
+    }
+    return {
+      code: 'OAUTH_AUDIENCE_MISMATCH',
+      message: `Forbidden: the access token was issued for another audience, not for this server (${JSON.stringify(audience)}). Sign in again through this server's OAuth application (management.oauth.client_id).`,
+      challenge: { description: 'The access token was issued for another audience' },
+      details: { audience: claims.audiences },
+    };
+  }
+
+  /** A token must hold every required scope. */
+  private scopeRefusal(claims: TokenClaims): ClaimsRefusal | undefined {
+    const { required } = this;
+    const held = new Set(claims.scopes);
+    const missing = required.filter((scope) => !held.has(scope));
+    if (missing.length === 0) return undefined;
+    return {
+      code: 'OAUTH_SCOPE_INSUFFICIENT',
+      message: `Forbidden: the access token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Sign in again and grant ${required.join(' ')}.`,
+      challenge: { scope: required.join(' ') },
+      details: { missing_scopes: missing },
+    };
+  }
+
+  /** Records an authentication: success when `code` is undefined, else the refusal's outcome. */
+  private audit(
     req: Request,
     code: RefusalCode | undefined,
     claims: TokenClaims | undefined,
-    extra: { durationMs?: number; error?: string; details?: Record<string, unknown> } = {},
-  ): void => {
+    extra: AuditExtra = {},
+  ): void {
     const outcome = code === undefined ? 'success' : REFUSALS[code].outcome;
     if (outcome === undefined) return;
     // Not awaited: the row joins the next group insert; record() never throws.
-    void auditor.record(
+    void this.input.auditor.record(
       {
         action: 'oauth.authenticate',
         arguments: {},
@@ -237,136 +438,41 @@ export function createOAuthGuard(input: OAuthGuardInput): OAuthGuard {
       },
       claims?.username ?? claims?.subject ?? null,
     );
-  };
+  }
 
-  const refuse = (
+  /** Answers with the REFUSALS table's status and body, and its challenge or Retry-After. */
+  private refuse(
     req: Request,
     res: Response,
     code: RefusalCode,
     message: string,
-    challenge: { description?: string; scope?: string } = {},
-  ): void => {
+    challenge: Challenge = {},
+  ): void {
     const kind = REFUSALS[code];
     if (kind.status === 503) {
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     } else {
-      const params = [`resource_metadata=${quoted(metadataUrl(req))}`];
+      const metadataUrl = `${this.baseOf(req)}${PROTECTED_RESOURCE_PATH}`;
+      const params = [`resource_metadata=${quoted(metadataUrl)}`];
       if (kind.challengeError) params.push(`error=${quoted(kind.error)}`);
       if (challenge.description) params.push(`error_description=${quoted(challenge.description)}`);
       if (challenge.scope) params.push(`scope=${quoted(challenge.scope)}`);
       res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
     }
     res.status(kind.status).json({ error: kind.error, message });
-  };
+  }
+}
 
-  const admitOrRefuse = async (
-    req: Request,
-    res: Response,
-    next: NextFunction,
-    token: string,
-  ): Promise<void> => {
-    if (input.isApiKey?.(token)) {
-      // Never introspected: that would hand one of this server's keys to the platform.
-      audit(req, 'OAUTH_API_KEY_REFUSED', undefined);
-      refuse(
-        req,
-        res,
-        'OAUTH_API_KEY_REFUSED',
-        `Unauthorized: API keys do not open /mcp while management.oauth is enabled. ${SIGN_IN}`,
-        { description: 'API keys are not accepted here; use an OAuth access token' },
-      );
-      return;
-    }
-    const check = await introspector.check(token);
-    const { verdict } = check;
-    const timing = check.durationMs !== undefined ? { durationMs: check.durationMs } : {};
-    if (verdict.status === 'failed') {
-      const code =
-        verdict.reason === 'malformed'
-          ? 'OAUTH_INTROSPECTION_MALFORMED'
-          : 'OAUTH_INTROSPECTION_FAILED';
-      logger.warn('MCP OAuth: a token could not be checked', {
-        reason: code,
-        detail: verdict.detail,
-      });
-      audit(req, code, undefined, { ...timing, error: verdict.detail });
-      refuse(
-        req,
-        res,
-        code,
-        `Service Unavailable: the access token could not be checked, because ${verdict.detail}. Nobody is let in until the platform answers; try again shortly, and if this persists check management.oauth.introspect_url.`,
-      );
-      return;
-    }
-    if (verdict.status === 'inactive') {
-      const code = verdict.reason === 'expired' ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INACTIVE';
-      audit(req, code, verdict.claims, timing);
-      refuse(
-        req,
-        res,
-        code,
-        `Unauthorized: the access token is ${verdict.reason === 'expired' ? 'expired' : 'not active (expired, revoked or unknown to the platform)'}. ${SIGN_IN} If sign-in keeps failing, check management.oauth (enabled, client_id) and that your user belongs to the organization.`,
-        {
-          description:
-            verdict.reason === 'expired'
-              ? 'The access token expired'
-              : 'The access token is not active',
-        },
-      );
-      return;
-    }
-    const { claims } = verdict;
-    const resource = `${baseOf(req)}/mcp`;
-    if (
-      audience !== '' &&
-      claims.audiences.length > 0 &&
-      !claims.audiences.includes(audience) &&
-      !claims.audiences.includes(resource)
-    ) {
-      audit(req, 'OAUTH_AUDIENCE_MISMATCH', claims, {
-        ...timing,
-        details: { audience: claims.audiences },
-      });
-      refuse(
-        req,
-        res,
-        'OAUTH_AUDIENCE_MISMATCH',
-        `Forbidden: the access token was issued for another audience, not for this server (${JSON.stringify(audience)}). Sign in again through this server's OAuth application (management.oauth.client_id).`,
-        { description: 'The access token was issued for another audience' },
-      );
-      return;
-    }
-    const held = new Set(claims.scopes);
-    const missing = required.filter((scope) => !held.has(scope));
-    if (missing.length > 0) {
-      audit(req, 'OAUTH_SCOPE_INSUFFICIENT', claims, {
-        ...timing,
-        details: { missing_scopes: missing },
-      });
-      refuse(
-        req,
-        res,
-        'OAUTH_SCOPE_INSUFFICIENT',
-        `Forbidden: the access token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. Sign in again and grant ${required.join(' ')}.`,
-        { scope: required.join(' ') },
-      );
-      return;
-    }
-    // One row per token the platform vouched for, not one per request answered from the cache.
-    if (check.introspected) audit(req, undefined, claims, timing);
-    const user = claims.username ?? claims.subject;
-    const who = claims.subject ?? claims.username;
-    principals.set(req, {
-      key: who !== undefined ? `${claims.clientId ?? ''}\n${who}` : `token\n${tokenKey(token)}`,
-      ...(user !== undefined ? { user } : {}),
-    });
-    next();
-  };
-
+/** Builds the OAuth guard of the MCP HTTP handler. */
+export function createOAuthGuard(input: OAuthGuardInput): OAuthGuard {
+  const { options } = input;
+  checkEndpoints(options);
+  const gate = new TokenGate(input);
+  const { required } = gate;
   return {
     resourceMetadata(req, res): void {
       res.json({
-        resource: `${baseOf(req)}/mcp`,
+        resource: `${gate.baseOf(req)}/mcp`,
         authorization_servers: [options.issuer],
         bearer_methods_supported: ['header'],
         ...(required.length > 0 ? { scopes_supported: required } : {}),
@@ -386,25 +492,7 @@ export function createOAuthGuard(input: OAuthGuardInput): OAuthGuard {
         ...(required.length > 0 ? { scopes_supported: required } : {}),
       });
     },
-    async authenticate(req, res, next): Promise<void> {
-      // Every path, not only /mcp: express also routes /mcp/ to /mcp, and a path check here
-      // would have to know every such spelling. Unknown paths answer 404 once admitted.
-      if (input.isOpen(req)) {
-        next();
-        return;
-      }
-      const token = bearerOf(req.headers.authorization);
-      if (token === undefined) {
-        refuse(
-          req,
-          res,
-          'OAUTH_TOKEN_MISSING',
-          `Authentication required: this MCP server accepts OAuth access tokens from the management platform. ${SIGN_IN} If sign-in keeps failing, check management.oauth (enabled, client_id) and that your user belongs to the organization.`,
-        );
-        return;
-      }
-      await admitOrRefuse(req, res, next, token);
-    },
-    principalOf: (req) => principals.get(req),
+    authenticate: (req, res, next) => gate.authenticate(req, res, next),
+    principalOf: (req) => gate.principalOf(req),
   };
 }
