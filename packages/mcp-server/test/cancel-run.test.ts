@@ -19,13 +19,12 @@ afterAll(async () => {
 beforeEach(() => h.fake.reset());
 
 describe('cancel_run', () => {
-  it('stops a run waiting on a slow model within 2 s; it ends cancelled', async () => {
-    h.fake.script([{ delayMs: 20_000, text: 'far too late' }]);
+  it('stops a run waiting on a model that never answers; it ends cancelled', async () => {
+    // The model never answers: the cancel's answer arriving at all shows it did not wait for one.
+    h.fake.script([{ hang: true }]);
     const { run } = await h.deps.runs.submit({ agent_name: 'chat', task: 'slow', source: 'api' });
     await eventually('the model to be asked', () => h.fake.requests.length > 0);
-    const t0 = Date.now();
     const answer = await call(client, 'cancel_run', { run_id: String(run.id) });
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(answer.isError).toBeFalsy();
     expect(answer.structuredContent).toMatchObject({
       run_id: run.id,
