@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { deliverWebhook, WEBHOOK_USER_AGENT } from '../src/index.js';
+import { deliverWebhook, WEBHOOK_USER_AGENT } from '../src/deliver-webhook.js';
 import {
   listen,
   memoryLogger,

@@ -3,14 +3,12 @@ import express from 'express';
 import { createRunDoor, RunWorkers } from '@junction/agent-core/runs';
 import { createConfigSchema, resolvePaths } from '@junction/config-templates';
 import type { Run, RunStatus } from '@junction/store';
+import { createNotifier, createWebhookRouter, type Notifier } from '../src/index.js';
 import {
   agentEventPayloadSchema,
-  createNotifier,
-  createWebhookRouter,
   MAX_FINAL_RESPONSE_CHARS,
   schedulerErrorPayloadSchema,
-  type Notifier,
-} from '../src/index.js';
+} from '../src/notification-payloads.js';
 import {
   listen,
   memoryLogger,

@@ -3,7 +3,9 @@
 // checked here by the `standardwebhooks` verifier from npm on real deliveries to a real server.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { createNotifier, deliverWebhook, isWebhookError } from '../src/index.js';
+import { deliverWebhook } from '../src/deliver-webhook.js';
+import { isWebhookError } from '../src/errors.js';
+import { createNotifier } from '../src/index.js';
 import { createWebhookSigner, type SignatureHeaders } from '../src/webhook-signature.js';
 import {
   memoryLogger,

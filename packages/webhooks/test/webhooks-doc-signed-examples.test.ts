@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
-import { deliverWebhook } from '../src/index.js';
+import { deliverWebhook } from '../src/deliver-webhook.js';
 import { createWebhookSigner } from '../src/webhook-signature.js';
 import { memoryLogger, openFixture } from './helpers.js';
 
