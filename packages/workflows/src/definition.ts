@@ -22,10 +22,17 @@ import {
 import type {
   AgentState,
   ApprovalState,
+  CronState,
+  ForeachState,
   Graph,
+  InjectState,
+  ParallelState,
   RetryPolicy,
   State,
   StateBase,
+  SwitchState,
+  TimerState,
+  TryState,
   WorkflowModel,
 } from './model.js';
 
@@ -343,7 +350,7 @@ function stateOf(
     problems.add(`${where}[${index}]`, 'id', 'every state needs an id (or name)');
     return undefined;
   }
-  let type = raw.type;
+  const type = raw.type;
   if (typeof type !== 'string') {
     problems.add(
       id,
@@ -352,6 +359,13 @@ function stateOf(
     );
     return undefined;
   }
+  const base = baseOf(raw, id, problems);
+  const runType = stateTypeOf(raw, type, id, problems);
+  return runType === undefined ? undefined : typedStateOf(raw, runType, base, problems);
+}
+
+/** The fields every state may have (next, end, input, output, resultPath, timeout, retry). */
+function baseOf(raw: Raw, id: string, problems: Problems): StateBase {
   const base: StateBase = { id };
   const next = nextOf(raw, id, problems);
   if (next !== undefined) base.next = next;
@@ -369,20 +383,33 @@ function stateOf(
   }
   const retry = retryOf(raw.retry, id, problems);
   if (retry !== undefined) base.retry = retry;
+  return base;
+}
 
-  if (type === 'operation' || type === 'action' || type === 'function') {
-    const operation = operationOf(raw);
-    if (operation === 'agent.run' || operation === 'agent.hierarchy.run') type = 'agent';
-    else if (operation === 'human.approval') type = 'human_approval';
-    else {
-      problems.add(
-        id,
-        raw.operation !== undefined ? 'operation' : 'input.task',
-        `${JSON.stringify(operation ?? null)} is not an operation Junction runs; use agent.run or human.approval`,
-      );
-      return undefined;
-    }
-  }
+/**
+ * The state type an `operation` (`action`, `function`) state stands for, from the operation
+ * it names; any other type as written. Undefined, with a problem, for an operation not run here.
+ */
+function stateTypeOf(raw: Raw, type: string, id: string, problems: Problems): string | undefined {
+  if (type !== 'operation' && type !== 'action' && type !== 'function') return type;
+  const operation = operationOf(raw);
+  if (operation === 'agent.run' || operation === 'agent.hierarchy.run') return 'agent';
+  if (operation === 'human.approval') return 'human_approval';
+  problems.add(
+    id,
+    raw.operation !== undefined ? 'operation' : 'input.task',
+    `${JSON.stringify(operation ?? null)} is not an operation Junction runs; use agent.run or human.approval`,
+  );
+  return undefined;
+}
+
+/** The state of `type` (every spelling of it), built from its own fields on top of `base`. */
+function typedStateOf(
+  raw: Raw,
+  type: string,
+  base: StateBase,
+  problems: Problems,
+): State | undefined {
   switch (type) {
     case 'agent':
       return agentState(raw, base, problems);
@@ -390,166 +417,184 @@ function stateOf(
     case 'await':
       return approvalState(raw, base, problems);
     case 'inject':
-    case 'set': {
-      const data = raw.data ?? (isObject(raw.input) ? raw.input.data : undefined);
-      if (data === undefined || data === null)
-        problems.add(id, 'data', 'must hold the data to inject');
-      return { ...base, type: 'inject', data: data ?? null };
-    }
-    case 'switch': {
-      const conditions: Array<{ if: Program; source: string; next: string }> = [];
-      if (!Array.isArray(raw.conditions) && raw.defaultNext === undefined) {
-        problems.add(id, 'conditions', 'must be a list of {if, next}');
-      }
-      (Array.isArray(raw.conditions) ? raw.conditions : []).forEach((c: unknown, i: number) => {
-        if (!isObject(c) || typeof c.next !== 'string') {
-          problems.add(id, `conditions[${i}]`, 'must be {if: <condition>, next: <state id>}');
-          return;
-        }
-        const parsed = program(
-          c.if ?? c.condition,
-          'expression',
-          id,
-          `conditions[${i}].if`,
-          problems,
-        );
-        if (parsed)
-          conditions.push({ if: parsed, source: String(c.if ?? c.condition), next: c.next });
-      });
-      const defaultNext = raw.defaultNext ?? raw.default;
-      const dataPath = pathField(raw, 'dataPath', id, problems);
-      return {
-        ...base,
-        type: 'switch',
-        conditions,
-        ...(typeof defaultNext === 'string' ? { defaultNext } : {}),
-        ...(dataPath !== undefined ? { dataPath } : {}),
-      };
-    }
+    case 'set':
+      return injectState(raw, base, problems);
+    case 'switch':
+      return switchState(raw, base, problems);
     case 'transform': {
-      const expression = program(raw.expression, 'program', id, 'expression', problems);
+      const expression = program(raw.expression, 'program', base.id, 'expression', problems);
       return expression ? { ...base, type: 'transform', expression } : undefined;
     }
     case 'timer':
     case 'sleep':
-    case 'delay': {
-      const source = raw.duration ?? (isObject(raw.input) ? raw.input.duration : undefined);
-      const ms = parseDuration(source);
-      if (ms === undefined || ms > MAX_WAIT_MS) {
-        problems.add(
-          id,
-          'duration',
-          'must be a duration up to 30 days, such as "30s", "5m", "1h30m" or "PT5M"',
-        );
-      }
-      return { ...base, type: 'timer', durationMs: ms ?? 0 };
-    }
-    case 'parallel': {
-      if (!Array.isArray(raw.branches) || raw.branches.length === 0) {
-        problems.add(id, 'branches', 'must be a list of branches, each with states (or an agent)');
-        return undefined;
-      }
-      const join = isObject(raw.join) ? raw.join.mode : undefined;
-      if (join !== undefined && join !== 'all')
-        problems.add(id, 'join.mode', 'only "all" is supported');
-      const aggregation = raw.outputAggregation;
-      if (aggregation !== undefined && aggregation !== 'merge' && aggregation !== 'array') {
-        problems.add(id, 'outputAggregation', 'must be merge or array');
-      }
-      const branches: Graph[] = [];
-      const names: string[] = [];
-      raw.branches.forEach((b: unknown, i: number) => {
-        const name = isObject(b) ? (stateIdOf(b) ?? `branch_${i}`) : `branch_${i}`;
-        names.push(name);
-        const graph = blockOf(b, `${id}.branches[${i}]`, problems, name);
-        if (graph) branches.push(graph);
-      });
-      return {
-        ...base,
-        type: 'parallel',
-        branches,
-        branchNames: names,
-        aggregation: aggregation === 'array' ? 'array' : 'merge',
-      } as State;
-    }
-    case 'foreach': {
-      const itemsPath = pathField(raw, 'itemsPath', id, problems);
-      if (itemsPath === undefined)
-        problems.add(id, 'itemsPath', 'must be the path of the list to go through');
-      const itemName = raw.itemName ?? raw.itemVariable ?? 'item';
-      if (typeof itemName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(itemName)) {
-        problems.add(id, 'itemName', 'must be a name such as item');
-      }
-      const concurrency = raw.maxConcurrency ?? 1;
-      if (
-        typeof concurrency !== 'number' ||
-        !Number.isInteger(concurrency) ||
-        concurrency > MAX_CONCURRENCY
-      ) {
-        problems.add(id, 'maxConcurrency', `must be a whole number up to ${MAX_CONCURRENCY}`);
-      }
-      // The dataflow examples' shorthand: the agent (and task) on the foreach state itself.
-      const iterator =
-        raw.iterator !== undefined
-          ? raw.iterator
-          : raw.agent !== undefined
-            ? { agent: raw.agent, task: raw.task ?? raw.prompt, input: raw.input }
-            : undefined;
-      if (iterator === undefined) {
-        problems.add(id, 'iterator', 'must hold the states run for each item (or name an agent)');
-        return undefined;
-      }
-      const graph = blockOf(iterator, `${id}.iterator`, problems, `${id}_item`);
-      const aggregation = raw.outputAggregation;
-      return graph
-        ? ({
-            ...base,
-            type: 'foreach',
-            itemsPath: itemsPath ?? '',
-            itemName: typeof itemName === 'string' ? itemName : 'item',
-            maxConcurrency: typeof concurrency === 'number' && concurrency > 0 ? concurrency : 1,
-            iterator: graph,
-            aggregation: aggregation === 'array' ? 'array' : 'object',
-          } as State)
-        : undefined;
-    }
-    case 'try': {
-      const tryBlock = blockOf(raw.try, `${id}.try`, problems);
-      const catchBlock =
-        raw.catch === undefined ? undefined : blockOf(raw.catch, `${id}.catch`, problems);
-      const finallyBlock =
-        raw.finally === undefined ? undefined : blockOf(raw.finally, `${id}.finally`, problems);
-      if (raw.try === undefined) problems.add(id, 'try', 'must hold the states to try');
-      return tryBlock
-        ? {
-            ...base,
-            type: 'try',
-            try: tryBlock,
-            ...(catchBlock ? { catch: catchBlock } : {}),
-            ...(finallyBlock ? { finally: finallyBlock } : {}),
-          }
-        : undefined;
-    }
+    case 'delay':
+      return timerState(raw, base, problems);
+    case 'parallel':
+      return parallelState(raw, base, problems);
+    case 'foreach':
+      return foreachState(raw, base, problems);
+    case 'try':
+      return tryState(raw, base, problems);
     case 'cron':
-    case 'schedule': {
-      const trigger = triggerOf(raw, id, '', problems);
-      return {
-        ...base,
-        type: 'cron',
-        cron: trigger.cron,
-        ...(trigger.timezone !== undefined ? { timezone: trigger.timezone } : {}),
-        enabled: trigger.enabled,
-        triggerInput: trigger.input,
-      } as State;
-    }
+    case 'schedule':
+      return cronState(raw, base, problems);
     default:
       problems.add(
-        id,
+        base.id,
         'type',
         `${JSON.stringify(type)} is not a state type Junction runs; use agent, operation (agent.run, human.approval), inject, switch, transform, parallel, foreach, timer, try, human_approval or cron`,
       );
       return undefined;
   }
+}
+
+function injectState(raw: Raw, base: StateBase, problems: Problems): InjectState {
+  const data = raw.data ?? (isObject(raw.input) ? raw.input.data : undefined);
+  if (data === undefined || data === null)
+    problems.add(base.id, 'data', 'must hold the data to inject');
+  return { ...base, type: 'inject', data: data ?? null };
+}
+
+function switchState(raw: Raw, base: StateBase, problems: Problems): SwitchState {
+  const id = base.id;
+  const conditions: Array<{ if: Program; source: string; next: string }> = [];
+  if (!Array.isArray(raw.conditions) && raw.defaultNext === undefined) {
+    problems.add(id, 'conditions', 'must be a list of {if, next}');
+  }
+  (Array.isArray(raw.conditions) ? raw.conditions : []).forEach((c: unknown, i: number) => {
+    if (!isObject(c) || typeof c.next !== 'string') {
+      problems.add(id, `conditions[${i}]`, 'must be {if: <condition>, next: <state id>}');
+      return;
+    }
+    const parsed = program(c.if ?? c.condition, 'expression', id, `conditions[${i}].if`, problems);
+    if (parsed) conditions.push({ if: parsed, source: String(c.if ?? c.condition), next: c.next });
+  });
+  const defaultNext = raw.defaultNext ?? raw.default;
+  const dataPath = pathField(raw, 'dataPath', id, problems);
+  return {
+    ...base,
+    type: 'switch',
+    conditions,
+    ...(typeof defaultNext === 'string' ? { defaultNext } : {}),
+    ...(dataPath !== undefined ? { dataPath } : {}),
+  };
+}
+
+function timerState(raw: Raw, base: StateBase, problems: Problems): TimerState {
+  const source = raw.duration ?? (isObject(raw.input) ? raw.input.duration : undefined);
+  const ms = parseDuration(source);
+  if (ms === undefined || ms > MAX_WAIT_MS) {
+    problems.add(
+      base.id,
+      'duration',
+      'must be a duration up to 30 days, such as "30s", "5m", "1h30m" or "PT5M"',
+    );
+  }
+  return { ...base, type: 'timer', durationMs: ms ?? 0 };
+}
+
+function parallelState(raw: Raw, base: StateBase, problems: Problems): ParallelState | undefined {
+  const id = base.id;
+  if (!Array.isArray(raw.branches) || raw.branches.length === 0) {
+    problems.add(id, 'branches', 'must be a list of branches, each with states (or an agent)');
+    return undefined;
+  }
+  const join = isObject(raw.join) ? raw.join.mode : undefined;
+  if (join !== undefined && join !== 'all')
+    problems.add(id, 'join.mode', 'only "all" is supported');
+  const aggregation = raw.outputAggregation;
+  if (aggregation !== undefined && aggregation !== 'merge' && aggregation !== 'array') {
+    problems.add(id, 'outputAggregation', 'must be merge or array');
+  }
+  const branches: Graph[] = [];
+  const names: string[] = [];
+  raw.branches.forEach((b: unknown, i: number) => {
+    const name = isObject(b) ? (stateIdOf(b) ?? `branch_${i}`) : `branch_${i}`;
+    names.push(name);
+    const graph = blockOf(b, `${id}.branches[${i}]`, problems, name);
+    if (graph) branches.push(graph);
+  });
+  return {
+    ...base,
+    type: 'parallel',
+    branches,
+    branchNames: names,
+    aggregation: aggregation === 'array' ? 'array' : 'merge',
+  };
+}
+
+function foreachState(raw: Raw, base: StateBase, problems: Problems): ForeachState | undefined {
+  const id = base.id;
+  const itemsPath = pathField(raw, 'itemsPath', id, problems);
+  if (itemsPath === undefined)
+    problems.add(id, 'itemsPath', 'must be the path of the list to go through');
+  const itemName = raw.itemName ?? raw.itemVariable ?? 'item';
+  if (typeof itemName !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(itemName)) {
+    problems.add(id, 'itemName', 'must be a name such as item');
+  }
+  const concurrency = raw.maxConcurrency ?? 1;
+  if (
+    typeof concurrency !== 'number' ||
+    !Number.isInteger(concurrency) ||
+    concurrency > MAX_CONCURRENCY
+  ) {
+    problems.add(id, 'maxConcurrency', `must be a whole number up to ${MAX_CONCURRENCY}`);
+  }
+  // The dataflow examples' shorthand: the agent (and task) on the foreach state itself.
+  const iterator =
+    raw.iterator !== undefined
+      ? raw.iterator
+      : raw.agent !== undefined
+        ? { agent: raw.agent, task: raw.task ?? raw.prompt, input: raw.input }
+        : undefined;
+  if (iterator === undefined) {
+    problems.add(id, 'iterator', 'must hold the states run for each item (or name an agent)');
+    return undefined;
+  }
+  const graph = blockOf(iterator, `${id}.iterator`, problems, `${id}_item`);
+  const aggregation = raw.outputAggregation;
+  return graph
+    ? {
+        ...base,
+        type: 'foreach',
+        itemsPath: itemsPath ?? '',
+        itemName: typeof itemName === 'string' ? itemName : 'item',
+        maxConcurrency: typeof concurrency === 'number' && concurrency > 0 ? concurrency : 1,
+        iterator: graph,
+        aggregation: aggregation === 'array' ? 'array' : 'object',
+      }
+    : undefined;
+}
+
+function tryState(raw: Raw, base: StateBase, problems: Problems): TryState | undefined {
+  const id = base.id;
+  const tryBlock = blockOf(raw.try, `${id}.try`, problems);
+  const catchBlock =
+    raw.catch === undefined ? undefined : blockOf(raw.catch, `${id}.catch`, problems);
+  const finallyBlock =
+    raw.finally === undefined ? undefined : blockOf(raw.finally, `${id}.finally`, problems);
+  if (raw.try === undefined) problems.add(id, 'try', 'must hold the states to try');
+  return tryBlock
+    ? {
+        ...base,
+        type: 'try',
+        try: tryBlock,
+        ...(catchBlock ? { catch: catchBlock } : {}),
+        ...(finallyBlock ? { finally: finallyBlock } : {}),
+      }
+    : undefined;
+}
+
+function cronState(raw: Raw, base: StateBase, problems: Problems): CronState {
+  const trigger = triggerOf(raw, base.id, '', problems);
+  return {
+    ...base,
+    type: 'cron',
+    cron: trigger.cron,
+    ...(trigger.timezone !== undefined ? { timezone: trigger.timezone } : {}),
+    enabled: trigger.enabled,
+    triggerInput: trigger.input,
+  };
 }
 
 /**
