@@ -5,13 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import {
-  DERIVED_CONFIG_KEYS,
   ENV_OVERRIDES,
   createConfigSchema,
   listConfigKeys,
   loadConfig,
   resolvePaths,
 } from '../src/index.js';
+import { DERIVED_CONFIG_KEYS } from '../src/config-schema.js';
 import { cleanup, tempPaths } from './helpers.js';
 
 afterAll(cleanup);

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createConfigSchema, defaultConfigYaml, listConfigKeys, loadConfig } from '../src/index.js';
+import { createConfigSchema, listConfigKeys, loadConfig } from '../src/index.js';
+import { defaultConfigYaml } from '../src/default-config.js';
 import { cleanup, tempPaths } from './helpers.js';
 
 afterAll(cleanup);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   DURATION_FORMS,
-  MAX_DURATION_MS,
   TIME_FORMS,
   parseDuration,
   parseFileDuration,
   parseTimePoint,
 } from '../src/index.js';
+import { MAX_DURATION_MS } from '../src/duration.js';
 
 describe('the duration grammar', () => {
   it.each([

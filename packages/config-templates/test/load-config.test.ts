@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, ENV_OVERRIDES, loadConfig } from '../src/index.js';
+import { ENV_OVERRIDES, loadConfig } from '../src/index.js';
+import { ConfigError } from '../src/errors.js';
 import type { WorkspacePaths } from '../src/index.js';
 import { caught, cleanup, tempPaths } from './helpers.js';
 

@@ -2,7 +2,8 @@
 // says what is wrong and how to make a good one — and never quotes the secret itself.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, readWebhookSigningSecret } from '../src/index.js';
+import { loadConfig, readWebhookSigningSecret } from '../src/index.js';
+import { ConfigError } from '../src/errors.js';
 import { caught, cleanup, tempPaths } from './helpers.js';
 
 afterAll(cleanup);

@@ -3,12 +3,12 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import {
-  TemplateError,
   Workspace,
   hashTemplate,
   loadEnvironmentTemplates,
   parseMcpTemplate,
 } from '../src/index.js';
+import { TemplateError } from '../src/errors.js';
 import { caught, cleanup, tempPaths } from './helpers.js';
 
 afterAll(cleanup);

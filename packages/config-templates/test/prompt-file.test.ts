@@ -2,14 +2,13 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import {
-  PromptError,
-  WorkspaceError,
   canonicalToolName,
   parsePrompt,
   parsePromptFile,
   renderPrompt,
   writePromptFile,
 } from '../src/index.js';
+import { PromptError, WorkspaceError } from '../src/errors.js';
 import { caught, cleanup, tempDir } from './helpers.js';
 
 afterAll(cleanup);

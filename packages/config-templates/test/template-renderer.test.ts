@@ -1,10 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  TemplateError,
-  isSystemEnvVariable,
-  renderTemplate,
-  templateVariables,
-} from '../src/index.js';
+import { renderTemplate } from '../src/index.js';
+import { TemplateError } from '../src/errors.js';
+import { isSystemEnvVariable, templateVariables } from '../src/template-renderer.js';
 import { caught } from './helpers.js';
 
 const file = '/ws/environments/dev/github.json';

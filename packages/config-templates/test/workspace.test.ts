@@ -1,7 +1,9 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { Workspace, WorkspaceError, defaultConfigYaml, parsePromptFile } from '../src/index.js';
+import { Workspace, parsePromptFile } from '../src/index.js';
+import { defaultConfigYaml } from '../src/default-config.js';
+import { WorkspaceError } from '../src/errors.js';
 import { caught, cleanup, tempPaths } from './helpers.js';
 
 afterAll(cleanup);

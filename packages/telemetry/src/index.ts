@@ -1,9 +1,9 @@
 // Public API of @junction/telemetry: logs, traces and metrics. Names are exported one by one.
 
-export { TELEMETRY_ERRORS, TelemetryError } from './errors.js';
-export type { TelemetryErrorCode, TelemetryErrorDetails } from './errors.js';
+export { TELEMETRY_ERRORS } from './errors.js';
+export type { TelemetryErrorCode } from './errors.js';
 
-export { LOG_LEVELS, formatJsonRecord, formatTextRecord } from './log-format.js';
+export { LOG_LEVELS, formatTextRecord } from './log-format.js';
 export type { LogFormat, LogLevel, LogRecord } from './log-format.js';
 export { createLogger } from './logger.js';
 export type { LogFields, Logger, LoggerOptions, RootLogger } from './logger.js';
@@ -12,7 +12,6 @@ export { createNoopLogger } from './noop-logger.js';
 
 export {
   MIN_SECRET_LENGTH,
-  REDACTED,
   collectSecretValues,
   createRedactor,
   isSecretKey,
@@ -23,35 +22,18 @@ export {
 export type { RedactionPattern, Redactor } from './redact.js';
 export { mapStrings } from './map-strings.js';
 
-export { AsyncLocalStorageContextManager, ensureContextManager } from './context-manager.js';
-export { DEFAULT_SAMPLER, SAMPLER_NAMES, createSampler, parseSamplerRatio } from './samplers.js';
-export type { SamplerName } from './samplers.js';
-export {
-  DEFAULT_OTLP_ENDPOINT,
-  createOtlpSpanExporter,
-  createTracing,
-  resolveTracesUrl,
-} from './tracing.js';
+export { createOtlpSpanExporter, createTracing, resolveTracesUrl } from './tracing.js';
 export type { TraceExporterKind, Tracing, TracingOptions } from './tracing.js';
-export { parseOtlpHeaders, tracingOptionsFromEnv } from './tracing-env.js';
+export { tracingOptionsFromEnv } from './tracing-env.js';
 export {
-  GEN_AI_ATTR,
-  GEN_AI_OPERATION,
-  MAX_TASK_ATTRIBUTE_LENGTH,
   SPAN_AGENT_EXECUTE,
-  SPAN_ATTR,
-  SPAN_DB_OPERATION,
   SPAN_LLM_GENERATE,
-  SPAN_PROMPT_RENDER,
   SPAN_TOOL_CALL,
-  activeSpanIds,
-  activeTraceId,
   activeTraceParent,
   agentExecuteAttributes,
   isTraceParent,
   llmGenerateAttributes,
   recordSpanError,
-  runIdOf,
   toolCallAttributes,
   withSpan,
 } from './spans.js';
@@ -65,12 +47,7 @@ export type {
 export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Attributes, Span, Tracer } from '@opentelemetry/api';
 
-export {
-  LLM_LATENCY_BUCKETS,
-  METRIC_NAMES,
-  RUN_DURATION_BUCKETS,
-  createMetrics,
-} from './metrics.js';
+export { METRIC_NAMES, createMetrics } from './metrics.js';
 export type {
   GaugeSource,
   GaugeSourceName,
@@ -79,11 +56,4 @@ export type {
   MetricsOptions,
   RunMetric,
 } from './metrics.js';
-export { PullMetricReader } from './pull-metric-reader.js';
-export {
-  PROMETHEUS_CONTENT_TYPE,
-  escapeLabelValue,
-  sanitizeMetricName,
-  serializePrometheus,
-} from './prometheus-text.js';
-export type { PrometheusFamily, PrometheusType } from './prometheus-text.js';
+export { PROMETHEUS_CONTENT_TYPE } from './prometheus-text.js';

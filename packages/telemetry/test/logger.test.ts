@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { REDACTED, createLogger, createNoopLogger } from '../src/index.js';
+import { createLogger, createNoopLogger } from '../src/index.js';
+import { REDACTED } from '../src/redact.js';
 import { captureStream } from './capture.js';
 
 const fixedClock = (): Date => new Date('2026-03-04T05:06:07.089Z');

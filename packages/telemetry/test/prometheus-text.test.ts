@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import {
-  PullMetricReader,
   escapeLabelValue,
   sanitizeMetricName,
   serializePrometheus,
-} from '../src/index.js';
+} from '../src/prometheus-text.js';
+import { PullMetricReader } from '../src/pull-metric-reader.js';
 import { parseExposition } from './prometheus-parse.js';
 
 async function render(

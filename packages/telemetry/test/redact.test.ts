@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import {
-  REDACTED,
   collectSecretValues,
   createRedactor,
   isSecretKey,
@@ -8,6 +7,7 @@ import {
   redactText,
   redactUrl,
 } from '../src/index.js';
+import { REDACTED } from '../src/redact.js';
 
 describe('isSecretKey', () => {
   it.each([

@@ -1,7 +1,8 @@
 // Regression (issue 13, item 2): a short model key (Ollama's "ollama", vLLM's "EMPTY", a test
 // key "x") went into the redactor, so stored answers read `notes.t[REDACTED]t`.
 import { describe, expect, it } from '@jest/globals';
-import { createRedactor, MIN_SECRET_LENGTH, REDACTED } from '../src/index.js';
+import { createRedactor, MIN_SECRET_LENGTH } from '../src/index.js';
+import { REDACTED } from '../src/redact.js';
 
 describe('secrets too short to redact safely', () => {
   it('are ignored by every redactor, so ordinary text and values stay as written', () => {

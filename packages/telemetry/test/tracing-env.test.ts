@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseOtlpHeaders, resolveTracesUrl, tracingOptionsFromEnv } from '../src/index.js';
+import { resolveTracesUrl, tracingOptionsFromEnv } from '../src/index.js';
+import { parseOtlpHeaders } from '../src/tracing-env.js';
 
 describe('resolveTracesUrl', () => {
   it.each([

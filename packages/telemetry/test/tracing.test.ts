@@ -6,17 +6,17 @@ import {
   SPAN_LLM_GENERATE,
   SPAN_TOOL_CALL,
   SpanStatusCode,
-  TelemetryError,
-  activeTraceId,
   agentExecuteAttributes,
   createLogger,
-  createSampler,
   createTracing,
   llmGenerateAttributes,
   toolCallAttributes,
   withSpan,
 } from '../src/index.js';
 import type { Tracing } from '../src/index.js';
+import { TelemetryError } from '../src/errors.js';
+import { createSampler } from '../src/samplers.js';
+import { activeTraceId } from '../src/spans.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
