@@ -3,12 +3,12 @@ import {
   codesOf,
   errorClass,
   ERROR_KINDS,
-  HTTP_STATUS_BY_KIND,
   httpStatus,
   isJunctionError,
   JunctionError,
   type ErrorCodes,
 } from '../src/index.js';
+import { HTTP_STATUS_BY_KIND } from '../src/http-status.js';
 
 const CODES = {
   THING_NOT_FOUND: 'not_found',
