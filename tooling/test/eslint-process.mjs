@@ -19,7 +19,11 @@ for await (const line of createInterface({ input: process.stdin })) {
     let eslint = linters.get(cwd);
     if (!eslint) linters.set(cwd, (eslint = new ESLint({ cwd, overrideConfigFile: config })));
     const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-    const messages = (result?.messages ?? []).map(({ ruleId, message }) => ({ ruleId, message }));
+    const messages = (result?.messages ?? []).map(({ ruleId, message, severity }) => ({
+      ruleId,
+      message,
+      severity,
+    }));
     process.stdout.write(`${JSON.stringify({ id, messages })}\n`);
   } catch (err) {
     process.stdout.write(`${JSON.stringify({ id, error: String(err?.stack ?? err) })}\n`);

@@ -11,6 +11,8 @@ const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'eslint-p
 export interface LintMessage {
   ruleId: string | null;
   message: string;
+  /** 1 a warning, 2 an error. */
+  severity: 1 | 2;
 }
 
 type Answer = { id: number; messages: LintMessage[] } | { id: number; error: string };
