@@ -98,8 +98,10 @@ function importCallSpecifier(node) {
 
 /** Calls `use(specifier, name)` for every name `source` takes from a `@junction/…` entry. */
 function importsOf(source, use) {
-  /** Namespace bindings (`import * as ns`, `const ns = await import(…)`) → their specifier. */
+  /** Namespace bindings (`import * as ns`, `const ns = await import(…)`, `const ns = { ...(await import(…)), … }`) → their specifiers. */
   const namespaces = new Map();
+  const bind = (name, specifier) =>
+    namespaces.set(name, [...(namespaces.get(name) ?? []), specifier]);
   const visit = (node) => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
       const specifier = node.moduleSpecifier.text;
@@ -108,7 +110,7 @@ function importsOf(source, use) {
       if (named && (ts.isNamedImports(named) || ts.isNamedExports(named))) {
         for (const e of named.elements) use(specifier, (e.propertyName ?? e.name).text);
       } else if (named && ts.isNamespaceImport(named)) {
-        namespaces.set(named.name.text, specifier);
+        bind(named.name.text, specifier);
       }
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
       const literal = node.argument.literal;
@@ -127,7 +129,17 @@ function importsOf(source, use) {
             const key = e.propertyName ?? e.name;
             if (ts.isIdentifier(key)) use(specifier, key.text);
           }
-        } else if (ts.isIdentifier(node.name)) namespaces.set(node.name.text, specifier);
+        } else if (ts.isIdentifier(node.name)) bind(node.name.text, specifier);
+      } else if (ts.isObjectLiteralExpression(node.initializer) && ts.isIdentifier(node.name)) {
+        // `{ ...(await import('a')), ...(await import('b')) }`: one namespace of both.
+        for (const property of node.initializer.properties) {
+          if (!ts.isSpreadAssignment(property)) continue;
+          let spread = property.expression;
+          while (ts.isParenthesizedExpression(spread)) spread = spread.expression;
+          if (ts.isAwaitExpression(spread)) spread = spread.expression;
+          const spreadSpecifier = importCallSpecifier(spread);
+          if (spreadSpecifier !== undefined) bind(node.name.text, spreadSpecifier);
+        }
       }
     } else if (
       ts.isPropertyAccessExpression(node) &&
@@ -144,11 +156,12 @@ function importsOf(source, use) {
   if (namespaces.size > 0) {
     const accesses = (node) => {
       if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) {
-        const specifier = namespaces.get(node.expression.text);
-        if (specifier !== undefined) use(specifier, node.name.text);
+        for (const specifier of namespaces.get(node.expression.text) ?? []) {
+          use(specifier, node.name.text);
+        }
       } else if (ts.isQualifiedName(node) && ts.isIdentifier(node.left)) {
-        const specifier = namespaces.get(node.left.text);
-        if (specifier !== undefined) use(specifier, node.right.text);
+        for (const specifier of namespaces.get(node.left.text) ?? [])
+          use(specifier, node.right.text);
       }
       ts.forEachChild(node, accesses);
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { openStore } from '@junction/store';
-import { BUILT_IN_PRICES, createPricing, roundUsd } from '../src/models/index.js';
+import { BUILT_IN_PRICES, createPricing, roundUsd } from '../src/models/pricing.js';
 import { runView } from '../src/runs/index.js';
 
 describe('createPricing', () => {

@@ -9,7 +9,7 @@ import {
   type FakeCodingBackend,
 } from '@junction/tooling/fixtures/coding/fake-coding-backend.mjs';
 import { createCodingTools, type CodingSettings } from '../src/index.js';
-import { NatsCodingBackend } from '../src/nats.js';
+import { NatsCodingBackend } from '../src/nats-backend.js';
 import {
   call,
   freePort,

@@ -9,7 +9,8 @@ import {
   type FakeOpencodeServer,
 } from '@junction/tooling/fixtures/coding/fake-opencode-server.mjs';
 import { SpanKind } from '@junction/telemetry';
-import { SPAN_CODING_TASK, createCodingTools, type CodingSettings } from '../src/index.js';
+import { SPAN_CODING_TASK } from '../src/coding-tools.js';
+import { createCodingTools, type CodingSettings } from '../src/index.js';
 import { HttpCodingBackend } from '../src/http-backend.js';
 import {
   codingTracing,

@@ -10,7 +10,7 @@ import {
   type FakeCodingBackend,
 } from '@junction/tooling/fixtures/coding/fake-coding-backend.mjs';
 import { createCodingTools, type CodingSettings } from '../src/index.js';
-import { NatsCodingBackend, SESSIONS_BUCKET } from '../src/nats.js';
+import { NatsCodingBackend, SESSIONS_BUCKET } from '../src/nats-backend.js';
 import {
   call,
   freePort,

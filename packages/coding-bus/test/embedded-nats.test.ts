@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 import { createNoopLogger, type Logger } from '@junction/telemetry';
-import { EmbeddedNats, findNatsServer } from '../src/index.js';
+import { EmbeddedNats } from '../src/embedded-nats.js';
+import { findNatsServer } from '../src/index.js';
 import { openCodingBus, type CodingBus } from '../src/nats.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createNoopLogger, type Logger } from '@junction/telemetry';
-import { EmbeddedNats, type CodingStreamEvent, type CodingTask } from '../src/index.js';
+import { EmbeddedNats } from '../src/embedded-nats.js';
+import type { CodingStreamEvent, CodingTask } from '../src/protocol.js';
 import { sendCodingTask } from '../src/nats.js';
 
 const SUBJECTS = {

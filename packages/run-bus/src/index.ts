@@ -1,10 +1,3 @@
 // Public API of @junction/run-bus: the run bus over NATS JetStream (see nats-run-bus.ts).
-export {
-  NatsRunBus,
-  openRunBus,
-  runSubject,
-  shownNatsUrl,
-  workStream,
-  workSubject,
-} from './nats-run-bus.js';
+export { NatsRunBus } from './nats-run-bus.js';
 export type { RunBusOptions } from './nats-run-bus.js';

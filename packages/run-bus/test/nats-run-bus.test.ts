@@ -24,7 +24,7 @@ import {
   type NatsServer,
 } from '@junction/tooling/fixtures/nats.mjs';
 import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
-import { openRunBus, shownNatsUrl, type NatsRunBus } from '../src/index.js';
+import { openRunBus, shownNatsUrl, type NatsRunBus } from '../src/nats-run-bus.js';
 import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 
 const haveNats = findNats() !== undefined;

@@ -14,7 +14,8 @@ import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
 import { eventually } from '@junction/tooling/fixtures/eventually.mjs';
 import { findNats, NATS_MISSING, startNats } from '@junction/tooling/fixtures/nats.mjs';
-import { NatsRunBus, openRunBus } from '../src/index.js';
+import { NatsRunBus } from '../src/index.js';
+import { openRunBus } from '../src/nats-run-bus.js';
 import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
 
 const haveNats = findNats() !== undefined;

@@ -1,10 +1,7 @@
 // Public API of @junction/scheduler: schedules of agents and workflows fired on cron by the
 // process that holds the scheduler lease, through the one run door.
 export {
-  defaultScheduledTask,
   Scheduler,
-  SCHEDULER_LEASE,
-  SPAN_SCHEDULER_FIRE,
   type FireOutcome,
   type SchedulerError,
   type SchedulerOptions,
@@ -25,6 +22,5 @@ export {
   isScheduleError,
   ScheduleError,
   SCHEDULE_ERRORS,
-  SCHEDULE_ERROR_CODES,
   type ScheduleErrorCode,
 } from './errors.js';

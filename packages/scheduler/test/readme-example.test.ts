@@ -6,13 +6,8 @@ import { createModelCheck } from '@junction/agent-core/models';
 import { createRunDoor } from '@junction/agent-core/runs';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
-import {
-  getSchedule,
-  SCHEDULER_LEASE,
-  Scheduler,
-  scheduleView,
-  setSchedule,
-} from '../src/index.js';
+import { getSchedule, Scheduler, scheduleView, setSchedule } from '../src/index.js';
+import { SCHEDULER_LEASE } from '../src/scheduler.js';
 import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
 
 describe('README example', () => {

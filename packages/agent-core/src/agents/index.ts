@@ -1,7 +1,5 @@
-// Which agent a request means (find-agent.ts), agents made and changed by hand (agent-admin.ts),
-// and agents built from prompt files at sync (agent-registry.ts).
-export { findAgent } from './find-agent.js';
-export type { AgentSelector } from './find-agent.js';
+// Agents made and changed by hand (agent-admin.ts), deleted (delete.ts), and built from prompt
+// files (agent-registry.ts). Which agent a run request means (find-agent.ts) is the run door's.
 export { agentView, createAgent, requireAgent, updateAgent } from './agent-admin.js';
 export type { AgentView } from './agent-admin.js';
 export { deleteAgent, deleteEnvironment } from './delete.js';

@@ -3,18 +3,10 @@
 // how a run looks on every surface (run-view.ts).
 export { createRunDoor } from './run-door.js';
 export type { RunDoor } from './run-door.js';
-export {
-  IDEMPOTENCY_WINDOW_MS,
-  storedIdempotencyKey,
-  submitRun,
-  waitForRun,
-} from './submit-run.js';
+export { IDEMPOTENCY_WINDOW_MS, storedIdempotencyKey, submitRun } from './submit-run.js';
 export type { SubmitOptions, SubmitRunDeps, SubmittedRun, WaitOptions } from './submit-run.js';
 export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
-  MAX_NAME_LENGTH,
-  MAX_RUN_TIMEOUT_SECONDS,
-  parseRunRequest,
   refusingReservedKeys,
   runRequestFields,
   runRequestSchema,
@@ -36,14 +28,7 @@ export type { Announcement, RunBus, RunStateMessage, WorkKind } from './run-bus.
 export { followRun } from './follow-run.js';
 export type { FollowedEvent, FollowOptions } from './follow-run.js';
 export type { RecoveryReport, RunExecutor, RunWorkersOptions } from './run-workers.js';
-export {
-  CANCELLED_MESSAGE,
-  DEFAULT_LEASE_MS,
-  DEFAULT_MAX_ATTEMPTS,
-  recoveryPolicy,
-  RunCancelled,
-  RunInterrupted,
-} from './lease.js';
+export { DEFAULT_LEASE_MS } from './lease.js';
 export { AgentRunner } from './agent-runner.js';
 export type {
   AgentRunnerDeps,
@@ -55,7 +40,7 @@ export type {
 export type { LocalTool } from './run-tools.js';
 export { attemptViews, isoOrNull, runAttempts, runView } from './run-view.js';
 export { exportedTask } from './task-redaction.js';
-export { oneLine, summarizeEvent } from './event-summary.js';
+export { summarizeEvent } from './event-summary.js';
 export type { AttemptView, RunOriginView, RunView } from './run-view.js';
 // The run view's `cost_usd` comes from these; surfaces build theirs from config.yaml's `pricing`.
 export { createPricing } from '../models/pricing.js';
