@@ -1,14 +1,7 @@
 // The management platform client: the lighthouse.v1 protocol, the management channel (register,
 // heartbeat, answer the platform's requests, reconnect), run reports, and the workspace files of
-// `junction auth`.
-export {
-  LOADER_OPTIONS,
-  lighthouseService,
-  METHODS,
-  packageDefinition,
-  protoFile,
-} from './protocol.js';
-export { channelCredentials, ManagementChannel, ManagementRequestError } from './channel.js';
+// `junction auth`. Every name is exported on purpose; nothing else is public.
+export { ManagementChannel } from './channel.js';
 export type {
   ManagementChannelOptions,
   ManagementState,
@@ -16,24 +9,14 @@ export type {
   Reply,
   StationService,
 } from './channel.js';
-export { connectError, ManagementConnectError } from './connect-error.js';
+export { ManagementConnectError } from './connect-error.js';
 export type { ConnectCause } from './connect-error.js';
 export type * from './messages.js';
-export { PLATFORM_REQUESTS, timestamp } from './messages.js';
 export { managementSettings, ManagementSettingsError } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
-export { createStation, SPAN_MANAGEMENT_REQUEST } from './station.js';
+export { createStation } from './station.js';
 export type { StationOptions } from './station.js';
-export { RunReporter, runData } from './run-report.js';
+export { RunReporter } from './run-report.js';
 export type { RunReporterOptions } from './run-report.js';
-export {
-  LOGIN_FILE,
-  loginFile,
-  readLogin,
-  readStatus,
-  removeLogin,
-  saveLogin,
-  STATUS_FILE,
-  statusFile,
-} from './workspace-files.js';
+export { loginFile, readLogin, readStatus, removeLogin, saveLogin } from './workspace-files.js';
 export type { StatusRecord, StoredLogin } from './workspace-files.js';

@@ -3,7 +3,7 @@
 // Junction, is cleaned by the station's redactor and the run's secret-named variables.
 import { afterEach, beforeEach, expect, it } from '@jest/globals';
 import { secretRedactor } from '@junction/agent-core/models';
-import { runData } from '../src/index.js';
+import { runData } from '../src/run-report.js';
 import { harness, type Harness } from './harness.js';
 
 const PROCESS_SECRET = 'ghp_stationSecret0123456789';

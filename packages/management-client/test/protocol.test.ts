@@ -3,7 +3,7 @@
 // decode, and the method names are the platform's. A real gRPC stream on loopback carries them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as grpc from '@grpc/grpc-js';
-import { lighthouseService, METHODS } from '../src/index.js';
+import { lighthouseService, METHODS } from '../src/protocol.js';
 
 const { Client, service } = lighthouseService();
 const channel = service.ManagementChannel!;

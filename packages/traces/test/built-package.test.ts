@@ -42,7 +42,7 @@ it('decodes protobuf from dist/, reading proto/otlp-trace.proto', () => {
     )
     .finish();
   const script = `
-    import { decodeOtlpTraces } from ${JSON.stringify(pathToFileURL(path.join(packageDir, 'dist', 'index.js')).href)};
+    import { decodeOtlpTraces } from ${JSON.stringify(pathToFileURL(path.join(packageDir, 'dist', 'decode.js')).href)};
     const [span] = decodeOtlpTraces(Buffer.from(process.argv[1], 'hex'), 'protobuf');
     console.log(JSON.stringify([span.name, span.traceId, span.serviceName]));
   `;

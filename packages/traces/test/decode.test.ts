@@ -1,8 +1,7 @@
 // decodeOtlpTraces on bodies made by hand: every AnyValue form, 64-bit times to the
 // microsecond, and each way a body or an id can be wrong.
 import { describe, expect, it } from '@jest/globals';
-import { decodeOtlpTraces, OtlpDecodeError } from '../src/index.js';
-import { otlpTraceTypes } from '../src/decode.js';
+import { decodeOtlpTraces, OtlpDecodeError, otlpTraceTypes } from '../src/decode.js';
 
 const TRACE = '5B8EFFF798038103D269B633813FC60C';
 const SPAN = 'EEE19B7EC3C1B174';
