@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { ENV_OVERRIDES } from '@junction/config-templates';
-import { APP_VARIABLES } from '../src/index.js';
+import { APP_VARIABLES } from '../src/app-settings.js';
 import { repoRoot } from './processes.js';
 
 const doc = readFileSync(path.join(repoRoot, 'docs/deploy.md'), 'utf8');

@@ -23,10 +23,11 @@ import path from 'node:path';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { ENV_OVERRIDES, loadConfig } from '@junction/config-templates';
+import { drainSecondsOf } from '@junction/service-kit';
 import { openStore } from '@junction/store';
 import { freePort } from '@junction/tooling/fixtures/free-port.mjs';
 import { findSqld, killAndWait, SQLD_MISSING } from '@junction/tooling/fixtures/sqld.mjs';
-import { APP_VARIABLES, drainSecondsOf } from '../src/index.js';
+import { APP_VARIABLES } from '../src/app-settings.js';
 import { repoRoot } from './processes.js';
 
 const deployDir = path.join(repoRoot, 'deploy');

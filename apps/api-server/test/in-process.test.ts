@@ -6,7 +6,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { ApiServerError, startApiServer } from '../src/index.js';
+import { ServiceError as ApiServerError } from '@junction/service-kit';
+import { startApiServer } from '../src/index.js';
 import { freePorts, occupyPort } from './processes.js';
 
 let home: string;

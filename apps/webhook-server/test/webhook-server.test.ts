@@ -10,8 +10,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
-import { createHealthRoute } from '@junction/service-kit';
-import { startWebhookServer, WebhookServerError } from '../src/index.js';
+import { createHealthRoute, ServiceError as WebhookServerError } from '@junction/service-kit';
+import { startWebhookServer } from '../src/index.js';
 
 let home: string;
 let logs: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { createKeyCheck, keyMatches, keyRing, presentedKey } from '../src/index.js';
+import { createKeyCheck, keyMatches, keyRing, presentedKey } from '../src/api-keys.js';
 
 const KEY_ONE = 'jk_live_0123456789abcdef';
 const KEY_TWO = 'another-key-with-a-different-length-XYZ';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  DEFAULT_DRAIN_SECONDS,
-  ServiceError,
-  drainSecondsOf,
-  logFormatOf,
-  packageVersion,
-} from '../src/index.js';
+import { DEFAULT_DRAIN_SECONDS, logFormatOf } from '../src/env-settings.js';
+import { ServiceError, drainSecondsOf, packageVersion } from '../src/index.js';
 
 describe('drainSecondsOf', () => {
   it('is 10 when JUNCTION_DRAIN_SECONDS is unset or blank, else the whole number it holds', () => {

@@ -50,7 +50,15 @@ async function serve(yaml: string): Promise<Ports> {
   const logger = createLogger({ level: 'error', format: 'json', env: {} });
   // MCP serves from a workspace and a process that executes runs (never started here).
   const workspace = new Workspace(paths);
-  const service = composeService({ config, store, logger, env, version: '0', executes: true, workspace });
+  const service = composeService({
+    config,
+    store,
+    logger,
+    env,
+    version: '0',
+    executes: true,
+    workspace,
+  });
   services.push(service);
   const rest = await listen(service.restApp());
   const webhook = await listen(
@@ -90,7 +98,9 @@ function request(
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        );
       },
     );
     req.on('error', reject);
@@ -135,7 +145,9 @@ describe('rate_limit', () => {
   });
 
   it('refuses REST over the limit with 429, Retry-After and the REST error body; /health is never counted', async () => {
-    const ports = await serve('rate_limit:\n  enabled: true\n  requests: 3\n  window_seconds: 600\n');
+    const ports = await serve(
+      'rate_limit:\n  enabled: true\n  requests: 3\n  window_seconds: 600\n',
+    );
     expect(await statuses(3, () => request(ports.rest, 'GET', '/api/v1/agents'))).toEqual([
       200, 200, 200,
     ]);

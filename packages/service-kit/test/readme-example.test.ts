@@ -1,34 +1,22 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '@junction/telemetry';
-import {
-  drainSecondsOf,
-  envPortHint,
-  listen,
-  logFormatOf,
-  startWithRollback,
-} from '../src/index.js';
+import { drainSecondsOf, envPortHint, listen } from '../src/index.js';
 
 describe('README example', () => {
   it('is the code below, verbatim, and it runs', async () => {
     const app: http.RequestListener = (_req, res) => res.end('ok');
-    const config = { log_format: 'json' as const, webhook: { port: 0 } };
+    const config = { webhook: { port: 0 } };
 
     // README-EXAMPLE-START
     const drainMs = drainSecondsOf(process.env) * 1000;
-    const logger = createLogger({ level: 'info', format: logFormatOf(process.env, config) });
-    const service = await startWithRollback(logger, async (onRollback) => {
-      onRollback(() => logger.close()); // registered first, so closed last
-      const http = await listen(app, {
-        host: '127.0.0.1',
-        port: config.webhook.port,
-        what: 'webhook routes',
-        hint: envPortHint('JUNCTION_WEBHOOK_PORT'),
-      });
-      onRollback(() => http.stop(0));
-      return { port: http.port, stop: () => http.stop(drainMs).then(() => logger.close()) };
+    const http = await listen(app, {
+      host: '127.0.0.1',
+      port: config.webhook.port,
+      what: 'webhook routes',
+      hint: envPortHint('JUNCTION_WEBHOOK_PORT'),
     });
+    const service = { port: http.port, stop: () => http.stop(drainMs) };
     // README-EXAMPLE-END
 
     const res = await fetch(`http://127.0.0.1:${service.port}/`);

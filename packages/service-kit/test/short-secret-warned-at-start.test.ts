@@ -9,7 +9,8 @@ import { describe, expect, it } from '@jest/globals';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
 import { openStore } from '@junction/store';
 import { createLogger } from '@junction/telemetry';
-import { composeService, shortSecretsOf } from '../src/index.js';
+import { composeService } from '../src/index.js';
+import { shortSecretsOf } from '../src/service-settings.js';
 
 describe('configured secrets too short to redact', () => {
   it('are named in a start-up warning, and their values appear nowhere in it', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ServiceError, startWithRollback } from '../src/index.js';
+import { ServiceError } from '../src/index.js';
+import { startWithRollback } from '../src/start-with-rollback.js';
 
 function recordingLogger(): {
   records: Array<[string, unknown]>;

@@ -1,16 +1,9 @@
 // Public API of @junction/store. Every name is exported on purpose; nothing else is public.
-export { openStore, DEFAULT_BUSY_TIMEOUT_MS } from './open-store.js';
+export { openStore } from './open-store.js';
 export type { OpenStoreOptions } from './open-store.js';
 export type { Store } from './store.js';
-export {
-  StoreError,
-  isStoreError,
-  storeCallUnsent,
-  STORE_ERRORS,
-  STORE_ERROR_CODES,
-} from './store-error.js';
+export { StoreError, isStoreError, storeCallUnsent, STORE_ERRORS } from './store-error.js';
 export type { StoreErrorCode, StoreErrorDetails } from './store-error.js';
-export { resolveStoreLocation } from './store-location.js';
 export { describeLocation } from './connection.js';
 export type { StoreLocation } from './store-location.js';
 export { migrationsFolder } from './migrations.js';
@@ -142,7 +135,6 @@ export type {
   WorkflowRunRelease,
 } from './repositories/workflow-runs.js';
 export { WORKFLOW_RUN_ENDED } from './repositories/workflow-runs.js';
-export { WORKFLOW_STEP_ENDED } from './repositories/workflow-steps.js';
 export type {
   WorkflowStepsRepository,
   WorkflowStepStartInput,
@@ -181,11 +173,7 @@ export type {
   CodingSessionFilter,
   CodingSessionClose,
 } from './repositories/coding-sessions.js';
-export {
-  spanRunIdOf,
-  DEFAULT_TRACE_SEARCH_LIMIT,
-  MAX_TRACE_SEARCH_LIMIT,
-} from './repositories/spans.js';
+export { spanRunIdOf } from './repositories/spans.js';
 export type {
   SpansRepository,
   SpanRecord,

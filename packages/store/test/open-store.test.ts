@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createClient } from '@libsql/client';
 import { acquireConnection, releaseConnection } from '../src/connection.js';
-import { openStore, resolveStoreLocation, StoreError, migrationsFolder } from '../src/index.js';
+import { openStore, StoreError, migrationsFolder } from '../src/index.js';
+import { resolveStoreLocation } from '../src/store-location.js';
 import { runMigrations } from '../src/migrations.js';
 import { makeTempDir } from './helpers.js';
 

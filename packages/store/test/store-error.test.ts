@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { isStoreError, openStore, STORE_ERROR_CODES, StoreError } from '../src/index.js';
+import { isStoreError, openStore, StoreError } from '../src/index.js';
+import { STORE_ERROR_CODES } from '../src/store-error.js';
 
 describe('StoreError', () => {
   it('carries a stable code, JSON-safe details and the original cause', async () => {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { readmeExample } from '@junction/tooling/fixtures/readme-example.mjs';
-import { WEB_UI_FILES, WEB_UI_ROOT } from '../src/index.js';
+import { WEB_UI_ROOT } from '../src/index.js';
+import { WEB_UI_FILES } from '../src/web-ui-files.js';
 import { buildUi, listFiles, PACKAGE_ROOT } from './fixtures/build-ui.js';
 
 let built: string;
