@@ -2,40 +2,22 @@
 // durable engine on the store (engine.ts, workflow-workers.ts) whose agent steps start runs
 // through the one run door, the door for workflow runs (start-run.ts), approvals
 // (approvals.ts) and sync of an environment's workflow files (sync-workflows.ts).
-export {
-  WorkflowError,
-  isWorkflowError,
-  WORKFLOW_ERRORS,
-  WORKFLOW_ERROR_CODES,
-} from './errors.js';
+export { WorkflowError, isWorkflowError, WORKFLOW_ERRORS } from './errors.js';
 export type { WorkflowErrorCode } from './errors.js';
-export {
-  cronTriggerOf,
-  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
-  parseWorkflow,
-  workflowOf,
-} from './definition.js';
-export type { DefinitionProblem } from './definition.js';
-export type { State, StateType, WorkflowModel } from './model.js';
-export { agentOutput, approvalIdOf, SPAN_WORKFLOW_RUN, SPAN_WORKFLOW_STEP } from './engine.js';
+export { cronTriggerOf, parseWorkflow, workflowOf } from './definition.js';
+export type { WorkflowModel } from './model.js';
 export type { EngineDeps } from './engine.js';
-export { WorkflowWorkers, workflowTraceParent } from './workflow-workers.js';
+export { WorkflowWorkers } from './workflow-workers.js';
 export type { WorkflowReservation, WorkflowWorkersOptions } from './workflow-workers.js';
-export { checkInput, findWorkflow, startWorkflowRun } from './start-run.js';
+export { findWorkflow, startWorkflowRun } from './start-run.js';
 export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
 export {
-  approvalLinks,
   approvalRequestedPayload,
-  approvalSigningKey,
-  approvalToken,
   approvalView,
-  decideApproval,
   decisionOutcome,
-  mayDecide,
   requireApproval,
-  verifyApprovalToken,
 } from './approvals.js';
-export type { DecideDeps, DecisionInput } from './approvals.js';
+export type { DecisionInput } from './approvals.js';
 export { fileStem, syncWorkflows } from './sync-workflows.js';
 export type { SyncWorkflowsResult, WorkflowSyncReport } from './sync-workflows.js';
 export { createWorkflowDoor } from './workflow-door.js';

@@ -6,10 +6,10 @@ import {
   approvalSigningKey,
   approvalToken,
   decideApproval,
-  workflowTraceParent,
-  startWorkflowRun,
   verifyApprovalToken,
-} from '../src/index.js';
+} from '../src/approvals.js';
+import { startWorkflowRun } from '../src/index.js';
+import { workflowTraceParent } from '../src/workflow-workers.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { decideApproval, parseWorkflow, startWorkflowRun } from '../src/index.js';
+import { decideApproval } from '../src/approvals.js';
+import { parseWorkflow, startWorkflowRun } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
 const page = readFileSync(

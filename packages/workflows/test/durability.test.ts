@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { newWorkerId } from '@junction/agent-core/runs';
-import { decideApproval, startWorkflowRun } from '../src/index.js';
+import { decideApproval } from '../src/approvals.js';
+import { startWorkflowRun } from '../src/index.js';
 import { createHarness, type Harness } from './harness.js';
 
 const workerScript = path.join(

@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { decideApproval, parseWorkflow, startWorkflowRun, type State } from '../src/index.js';
-import type { Graph } from '../src/model.js';
+import { decideApproval } from '../src/approvals.js';
+import { parseWorkflow, startWorkflowRun } from '../src/index.js';
+import type { Graph, State } from '../src/model.js';
 import { createHarness, type Harness } from './harness.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'reference');

@@ -3,7 +3,8 @@
 // input schema, disabled, removed, another environment) is seen exactly as a first start sees it.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { withSpan } from '@junction/telemetry';
-import { startWorkflowRun, workflowTraceParent, type StartWorkflowRequest } from '../src/index.js';
+import { startWorkflowRun, type StartWorkflowRequest } from '../src/index.js';
+import { workflowTraceParent } from '../src/workflow-workers.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;

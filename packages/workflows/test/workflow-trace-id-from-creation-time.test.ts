@@ -4,9 +4,9 @@
 // source; every advance of the run is in that trace. A run a schedule fires still nests under
 // the fire (start-run.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { createWorkflowDoor, workflowTraceParent } from '../src/index.js';
+import { createWorkflowDoor } from '../src/index.js';
 import { SPAN_WORKFLOW_START } from '../src/start-run.js';
-import { newTraceParent } from '../src/workflow-workers.js';
+import { newTraceParent, workflowTraceParent } from '../src/workflow-workers.js';
 import { createHarness, type Harness } from './harness.js';
 
 let h: Harness;
