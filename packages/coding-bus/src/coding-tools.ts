@@ -38,9 +38,12 @@ export const CODING_TOOL_NAMES = [
   'coding_close',
 ] as const;
 
+/** The slice of the store the coding tools use: their sessions, never a run. */
+export type CodingToolsStore = Pick<Store, 'codingSessions'>;
+
 export interface CodingToolsOptions {
   settings: CodingSettings;
-  store: Store;
+  store: CodingToolsStore;
   logger: Logger;
   /** The backend of a kind (the config's own is started with the process; another on first use). */
   backend(kind: CodingBackendKind): Promise<CodingBackend>;
@@ -197,7 +200,7 @@ async function findOpenSession(
 
 /** Keeps what a task told of the session (path, backend id, commit). */
 async function remember(
-  store: Store,
+  store: CodingToolsStore,
   session: CodingSession,
   out: CodingOutcome,
   message = false,

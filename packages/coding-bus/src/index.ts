@@ -10,7 +10,7 @@ export type {
 export { startCodingBackends } from './backends.js';
 export type { CodingBackends, CodingBackendsOptions } from './backends.js';
 export { createCodingTools } from './coding-tools.js';
-export type { CodingToolsOptions } from './coding-tools.js';
+export type { CodingToolsOptions, CodingToolsStore } from './coding-tools.js';
 export { findNatsServer } from './embedded-nats.js';
 export { CODING_BUS_ERRORS } from './errors.js';
 export type { CodingBusErrorCode } from './errors.js';

@@ -17,6 +17,6 @@ export type { KeySource, ManagementSettings } from './settings.js';
 export { createStation } from './station.js';
 export type { StationOptions } from './station.js';
 export { RunReporter } from './run-report.js';
-export type { RunReporterOptions } from './run-report.js';
+export type { RunReporterOptions, RunReporterStore } from './run-report.js';
 export { loginFile, readLogin, readStatus, removeLogin, saveLogin } from './workspace-files.js';
 export type { StatusRecord, StoredLogin } from './workspace-files.js';

@@ -3,7 +3,7 @@
 // SendRun). The last run reported is kept in the store, so a restart or an outage resumes where
 // reporting stopped instead of losing or repeating reports.
 import { exportedTask } from '@junction/agent-core/runs';
-import type { Run, RunEvent, Store } from '@junction/store';
+import type { Run, RunEvent, RunReader, Store } from '@junction/store';
 import type { Logger, Redactor } from '@junction/telemetry';
 import { z } from 'zod';
 import type { ManagementChannel } from './channel.js';
@@ -141,8 +141,11 @@ export function runData(
 
 const cursorSchema = z.object({ at: z.number(), id: z.number() });
 
+/** The slice of the store the reporter uses: it reads finished runs and keeps its cursor. */
+export type RunReporterStore = Pick<Store, 'settings' | 'runEvents'> & { readonly runs: RunReader };
+
 export interface RunReporterOptions {
-  store: Store;
+  store: RunReporterStore;
   channel: Pick<ManagementChannel, 'sendRun' | 'onConnected' | 'status'>;
   logger: Logger;
   version: string;

@@ -3,7 +3,7 @@
 // every other run (source `management`), audited, and answered queued → running → done.
 import { agentView } from '@junction/agent-core/agents';
 import type { RunDoor, SubmittedRun } from '@junction/agent-core/runs';
-import type { Agent, Run, Store } from '@junction/store';
+import type { Agent, Run, RunReader, Store } from '@junction/store';
 import { SpanKind, withSpan, type Logger, type Redactor, type Tracer } from '@junction/telemetry';
 import { ManagementRequestError, type Reply, type StationService } from './channel.js';
 import {
@@ -24,6 +24,7 @@ const MAX_ITEMS = 10_000;
 const DEFAULT_EXECUTION_WAIT_MS = 30 * 60 * 1000;
 
 export interface StationOptions {
+  /** The whole store, not a slice: agent-core's agentView (agent details) takes a `Store`. */
   store: Store;
   runs: RunDoor;
   logger: Logger;
@@ -72,7 +73,10 @@ function executionStatus(run: Run): ExecutionStatus {
 }
 
 /** The id of the environment named; `''` means every environment (undefined). */
-async function environmentId(store: Store, name: string): Promise<number | undefined> {
+async function environmentId(
+  store: Pick<Store, 'environments'>,
+  name: string,
+): Promise<number | undefined> {
   if (name === '') return undefined;
   const env = await store.environments.getByName(name);
   if (!env) {
@@ -84,7 +88,10 @@ async function environmentId(store: Store, name: string): Promise<number | undef
   return env.id;
 }
 
-async function listAgents(store: Store, environment: string): Promise<AgentInfo[]> {
+async function listAgents(
+  store: Pick<Store, 'environments' | 'agents'>,
+  environment: string,
+): Promise<AgentInfo[]> {
   const envId = await environmentId(store, environment);
   const envNames = new Map((await store.environments.list()).map((e) => [e.id, e.name]));
   const list = await store.agents.list({
@@ -103,7 +110,7 @@ async function listAgents(store: Store, environment: string): Promise<AgentInfo[
 }
 
 async function listTools(
-  store: Store,
+  store: Pick<Store, 'environments' | 'tools'>,
   environment: string,
 ): Promise<{ tools: ToolInfo[]; servers: string[] }> {
   const envId = await environmentId(store, environment);
@@ -121,7 +128,10 @@ async function listTools(
   };
 }
 
-async function listMcpServers(store: Store, redactor: Redactor): Promise<McpServerInfo[]> {
+async function listMcpServers(
+  store: Pick<Store, 'mcpServers' | 'tools'>,
+  redactor: Redactor,
+): Promise<McpServerInfo[]> {
   const list = await store.mcpServers.list();
   const counts = new Map<number, number>();
   for (const t of await store.tools.list({ limit: MAX_ITEMS })) {
@@ -137,7 +147,11 @@ async function listMcpServers(store: Store, redactor: Redactor): Promise<McpServ
 }
 
 /** The agent the platform names: by numeric id, else by name in its environment (or `default`). */
-async function findAgent(store: Store, agentId: string, environment: string): Promise<Agent> {
+async function findAgent(
+  store: Pick<Store, 'agents' | 'environments'>,
+  agentId: string,
+  environment: string,
+): Promise<Agent> {
   const trimmed = agentId.trim();
   if (trimmed === '') throw new ManagementRequestError('AGENT_NOT_FOUND', 'agent_id is empty');
   if (/^\d+$/.test(trimmed)) {
@@ -248,7 +262,7 @@ function answerExecution(
 }
 
 /** The run as soon as it has left the queue, polled from the store. */
-async function leftQueue(store: Store, run: Run): Promise<Run> {
+async function leftQueue(store: { readonly runs: RunReader }, run: Run): Promise<Run> {
   let current = run;
   while (current.status === 'queued') {
     await new Promise((r) => setTimeout(r, 200));
@@ -303,7 +317,9 @@ async function execute(options: StationOptions, payload: Fields, reply: Reply): 
 }
 
 /** The station's environments with their counts and servers; never their variables. */
-async function environmentsResponse(store: Store): Promise<Fields> {
+async function environmentsResponse(
+  store: Pick<Store, 'environments' | 'mcpServers'>,
+): Promise<Fields> {
   const envs = await store.environments.listWithCounts();
   const servers = await store.mcpServers.list();
   return {

@@ -83,7 +83,7 @@ function detailsOf(
  * secret-looking variables of `processEnv`, and by key shapes (`sk-…`, bearer tokens).
  */
 export function createAuditor(input: {
-  store: Store;
+  store: Pick<Store, 'auditLog'>;
   logger: Logger;
   transport: 'stdio' | 'http';
   processEnv: NodeJS.ProcessEnv;

@@ -16,6 +16,10 @@ export const DEFAULT_WAIT_MS = 300_000;
 export const DEFAULT_WORKFLOW_WAIT_MS = 55_000;
 
 export interface McpServerDeps {
+  /**
+   * The whole store, not a slice: agent-core's agentView, createAgent, updateAgent and
+   * syncEnvironment, which the agent and discover tools call, take a `Store`.
+   */
   store: Store;
   workspace: Workspace;
   pool: McpClientPool;

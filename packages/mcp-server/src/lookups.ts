@@ -5,6 +5,7 @@ import type {
   Environment,
   McpConfig,
   Run,
+  RunReader,
   Store,
   Workflow,
   WorkflowRun,
@@ -34,22 +35,28 @@ function required<T>(found: T | undefined, kind: keyof typeof KINDS, id: number)
 }
 
 /** The environment with this id, or ENVIRONMENT_NOT_FOUND. */
-export async function requireEnvironment(store: Store, id: number): Promise<Environment> {
+export async function requireEnvironment(
+  store: Pick<Store, 'environments'>,
+  id: number,
+): Promise<Environment> {
   return required(await store.environments.get(id), 'environment', id);
 }
 
 /** The agent with this id, or AGENT_NOT_FOUND. */
-export async function requireAgent(store: Store, id: number): Promise<Agent> {
+export async function requireAgent(store: Pick<Store, 'agents'>, id: number): Promise<Agent> {
   return required(await store.agents.get(id), 'agent', id);
 }
 
 /** The run with this id, or RUN_NOT_FOUND. */
-export async function requireRun(store: Store, id: number): Promise<Run> {
+export async function requireRun(store: { readonly runs: RunReader }, id: number): Promise<Run> {
   return required(await store.runs.get(id), 'run', id);
 }
 
 /** The MCP config with this id, or CONFIG_NOT_FOUND. */
-export async function requireConfig(store: Store, id: number): Promise<McpConfig> {
+export async function requireConfig(
+  store: Pick<Store, 'mcpConfigs'>,
+  id: number,
+): Promise<McpConfig> {
   return required(await store.mcpConfigs.get(id), 'config', id);
 }
 
@@ -64,7 +71,10 @@ export function requireWorkflows(deps: ResolvedDeps): WorkflowDoor {
 }
 
 /** The workflow run with this id, or WORKFLOW_RUN_NOT_FOUND. */
-export async function requireWorkflowRun(store: Store, id: number): Promise<WorkflowRun> {
+export async function requireWorkflowRun(
+  store: Pick<Store, 'workflowRuns'>,
+  id: number,
+): Promise<WorkflowRun> {
   const run = await store.workflowRuns.get(id);
   if (run) return run;
   throw new WorkflowError(
@@ -75,7 +85,10 @@ export async function requireWorkflowRun(store: Store, id: number): Promise<Work
 }
 
 /** The approval with this id, or APPROVAL_NOT_FOUND. */
-export async function requireApproval(store: Store, approvalId: string): Promise<Approval> {
+export async function requireApproval(
+  store: Pick<Store, 'approvals'>,
+  approvalId: string,
+): Promise<Approval> {
   const approval = await store.approvals.get(approvalId);
   if (approval) return approval;
   throw new WorkflowError(
@@ -109,7 +122,7 @@ export function workflowNotFound(
  * `environmentId` is refused (ARGUMENT_INVALID): a row id names that row whatever the environment.
  */
 export async function workflowByRowId(
-  store: Store,
+  store: Pick<Store, 'workflows'>,
   ref: string | number,
   environmentId?: number,
 ): Promise<Workflow | undefined> {

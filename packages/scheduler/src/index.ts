@@ -5,6 +5,7 @@ export {
   type FireOutcome,
   type SchedulerError,
   type SchedulerOptions,
+  type SchedulerStore,
   type SchedulerStatus,
   type StartWorkflow,
 } from './scheduler.js';
@@ -14,6 +15,7 @@ export {
   removeSchedule,
   scheduleView,
   setSchedule,
+  type ScheduleAdminStore,
   type ScheduleSettings,
   type ScheduleTargetRef,
   type ScheduleView,

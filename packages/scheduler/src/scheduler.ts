@@ -6,7 +6,7 @@
 // between the two fires again on restart and gets the same run back: each fire starts one run.
 import type { RunDoor } from '@junction/agent-core/runs';
 import { nextFireTime } from '@junction/config-templates';
-import type { Schedule, Store } from '@junction/store';
+import type { RunReader, Schedule, Store } from '@junction/store';
 import { recordSpanError, withSpan, type Logger, type Tracer } from '@junction/telemetry';
 
 /** Span of one schedule's fire; the run or workflow run it starts nests under it. */
@@ -47,8 +47,16 @@ export interface FireOutcome {
   error?: string;
 }
 
+/**
+ * The slice of the store the scheduler uses: it reads runs and never writes one (its runs
+ * start through the run door, `runs`).
+ */
+export type SchedulerStore = Pick<Store, 'schedules' | 'leases' | 'agents' | 'workflowRuns'> & {
+  readonly runs: RunReader;
+};
+
 export interface SchedulerOptions {
-  store: Store;
+  store: SchedulerStore;
   /** The run door agent schedules start runs through. */
   runs: Pick<RunDoor, 'submit'>;
   /** The workflow door's start, for workflow schedules (without it they fail, saying why). */

@@ -42,6 +42,9 @@ export interface ScheduleSettings {
   overlap?: ScheduleOverlap;
 }
 
+/** The slice of the store an operator's schedule commands use. */
+export type ScheduleAdminStore = Pick<Store, 'agents' | 'environments' | 'workflows' | 'schedules'>;
+
 function invalid(field: string, message: string): ScheduleError {
   return new ScheduleError('SCHEDULE_INVALID', `${field}: ${message}`, {
     field,
@@ -51,7 +54,7 @@ function invalid(field: string, message: string): ScheduleError {
 
 /** The agent or workflow a request means; SCHEDULE_TARGET_NOT_FOUND / _AMBIGUOUS otherwise. */
 export async function findScheduleTarget(
-  store: Store,
+  store: ScheduleAdminStore,
   ref: ScheduleTargetRef,
 ): Promise<ScheduleTarget> {
   if (ref.agent_id !== undefined) {
@@ -103,7 +106,7 @@ export async function findScheduleTarget(
  * docs/decisions.md). Its cron and time zone are checked as a file's are.
  */
 export async function setSchedule(
-  store: Store,
+  store: ScheduleAdminStore,
   ref: ScheduleTargetRef,
   settings: ScheduleSettings,
   now: Date = new Date(),
@@ -143,7 +146,10 @@ export async function setSchedule(
 }
 
 /** The schedule of an agent or workflow; SCHEDULE_NOT_FOUND when it has none. */
-export async function getSchedule(store: Store, ref: ScheduleTargetRef): Promise<Schedule> {
+export async function getSchedule(
+  store: ScheduleAdminStore,
+  ref: ScheduleTargetRef,
+): Promise<Schedule> {
   const target = await findScheduleTarget(store, ref);
   const schedule = await store.schedules.getFor(target.kind, target.id);
   if (!schedule) {
@@ -157,7 +163,10 @@ export async function getSchedule(store: Store, ref: ScheduleTargetRef): Promise
 }
 
 /** Removes the schedule of an agent or workflow; answers the removed schedule. */
-export async function removeSchedule(store: Store, ref: ScheduleTargetRef): Promise<Schedule> {
+export async function removeSchedule(
+  store: ScheduleAdminStore,
+  ref: ScheduleTargetRef,
+): Promise<Schedule> {
   const schedule = await getSchedule(store, ref);
   await store.schedules.remove(schedule.id);
   return schedule;

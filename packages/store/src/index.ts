@@ -91,6 +91,7 @@ export type {
 export { runDurationMs } from './repositories/runs.js';
 export type {
   RunsRepository,
+  RunReader,
   RunCreateInput,
   RunOrigin,
   RecoveredRuns,

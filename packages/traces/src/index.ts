@@ -5,3 +5,4 @@ export { createTraceReceiverApp } from './receiver.js';
 export type { TraceReceiverOptions } from './receiver.js';
 export { startTraceRetention } from './retention.js';
 export type { TraceRetention, TraceRetentionOptions } from './retention.js';
+export type { TraceStore } from './trace-store.js';

@@ -8,9 +8,10 @@ import express, {
   type Request,
   type Response,
 } from 'express';
-import { isStoreError, type SpanRecord, type Store } from '@junction/store';
+import { isStoreError, type SpanRecord } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { decodeOtlpTraces, OtlpDecodeError, otlpTraceTypes, type OtlpEncoding } from './decode.js';
+import type { TraceStore } from './trace-store.js';
 
 /** The path OTLP/HTTP exporters send traces to. */
 export const TRACE_RECEIVER_PATH = '/v1/traces';
@@ -45,7 +46,7 @@ export const TRACE_RECEIVER_HTTP_STATUS: Readonly<Record<TraceReceiverErrorCode,
 
 /** What the receiver needs. */
 export interface TraceReceiverOptions {
-  store: Store;
+  store: TraceStore;
   logger: Logger;
   /** Largest body taken, counted on the wire and again after gunzip. Default 4 MiB. */
   maxBodyBytes?: number;

@@ -1,13 +1,13 @@
 // Keeps the spans table within its age and size: a prune at start and on every interval.
-import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
+import type { TraceStore } from './trace-store.js';
 
 /** How often retention prunes by default: every 10 minutes. */
 export const DEFAULT_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
 
 /** What retention keeps, and how often it looks. */
 export interface TraceRetentionOptions {
-  store: Store;
+  store: TraceStore;
   logger: Logger;
   /** Spans started longer ago than this are deleted. */
   retentionMs: number;

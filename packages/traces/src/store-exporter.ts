@@ -1,13 +1,13 @@
 // The span exporter that keeps this process's own spans in the store, beside those received.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import { spanRecordsOf } from './readable.js';
+import type { TraceStore } from './trace-store.js';
 
 /** What a StoreSpanExporter writes to, and where it tells of a failed write. */
 export interface StoreSpanExporterOptions {
-  store: Store;
+  store: TraceStore;
   /** Failed writes are logged here (warn) as well as reported to the span processor. */
   logger?: Logger;
 }
@@ -18,7 +18,7 @@ export interface StoreSpanExporterOptions {
  * the writes in flight, and after shutdown every export is FAILED.
  */
 export class StoreSpanExporter implements SpanExporter {
-  readonly #store: Store;
+  readonly #store: TraceStore;
   readonly #logger: Logger | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   #shutDown = false;

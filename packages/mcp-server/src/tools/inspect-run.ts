@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Store } from '@junction/store';
+import type { RunReader, Store } from '@junction/store';
 import { idArg } from '../arguments.js';
 import { requireRun } from '../lookups.js';
 import { defineTool } from '../tool-kit.js';
@@ -10,7 +10,7 @@ const MAX_EVENTS = 1000;
 
 /** One run with its events, variables redacted. */
 export async function inspectRun(
-  store: Store,
+  store: Pick<Store, 'runEvents'> & { readonly runs: RunReader },
   runId: number,
   verbose: boolean,
   redact: (value: unknown) => unknown,

@@ -13,7 +13,7 @@ const DEFAULT_LIMIT = 20;
  * gone keep it). WORKFLOW_NOT_FOUND when it names no workflow and no run.
  */
 async function runsOf(
-  store: Store,
+  store: Pick<Store, 'workflows' | 'workflowRuns'>,
   ref: string | number,
 ): Promise<Pick<WorkflowRunFilter, 'workflowId' | 'workflowKey'>> {
   if (typeof ref === 'number' || /^\d+$/.test(ref)) {

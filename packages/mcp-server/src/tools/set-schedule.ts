@@ -50,7 +50,7 @@ function argumentInvalid(path: string, message: string): McpServerError {
 
 /** What the schedule runs: an agent by id, or a workflow by its id (in `environment_id`). */
 async function targetOf(
-  store: Store,
+  store: Pick<Store, 'agents' | 'environments' | 'workflows'>,
   args: { agent_id?: number; workflow_id?: string | number; environment_id?: number },
 ): Promise<ScheduleTargetRef> {
   if (args.agent_id !== undefined && args.workflow_id !== undefined) {

@@ -616,6 +616,16 @@ export class RunsRepository {
   }
 }
 
+/**
+ * What a package outside the run door may do with runs: read them. Runs are written only
+ * through the run door (@junction/agent-core/runs), so a consumer's slice of the store takes
+ * this in place of `RunsRepository` and the compiler keeps the door.
+ */
+export type RunReader = Pick<
+  RunsRepository,
+  'get' | 'list' | 'count' | 'finishedAfter' | 'findByIdempotencyKey'
+>;
+
 /** The run columns a progress report sets. */
 export function progressFields(progress: RunProgress): Partial<typeof runs.$inferInsert> {
   const fields: Partial<typeof runs.$inferInsert> = {};
