@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from './errors.js';
 import { pathIdSchema } from './query-params.js';
-import { servedRoutes, type ResponseSpec, type RouteSpec } from './route-table.js';
+import { isServed, type ResponseSpec, type RouteSpec } from './route-spec.js';
 import { COMPONENT_SCHEMAS, WORKFLOW_COMPONENTS, type ComponentName } from './schemas.js';
 
 /** A JSON value (the document is plain JSON). */
@@ -133,12 +133,13 @@ function operation(route: RouteSpec, options: OpenApiOptions): JsonObject {
   };
   const params = parameters(route);
   if (params.length > 0) op.parameters = params;
-  if (route.requestBody) {
+  if (route.body) {
+    const { schema, optional } = route.body;
     op.requestBody = {
-      required: route.bodyOptional !== true,
-      description: `JSON, at most ${options.maxBodyBytes} bytes${route.bodyOptional ? '; may be left out (no body is an empty object)' : ''}`,
+      required: optional !== true,
+      description: `JSON, at most ${options.maxBodyBytes} bytes${optional ? '; may be left out (no body is an empty object)' : ''}`,
       content: {
-        'application/json': { schema: tidy(z.toJSONSchema(route.requestBody, { io: 'input' })) },
+        'application/json': { schema: tidy(z.toJSONSchema(schema, { io: 'input' })) },
       },
     };
   }
@@ -198,11 +199,14 @@ Authentication: when API keys are configured (\`api.keys\` in config.yaml, \`JUN
 route except /health needs \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.`;
 }
 
-/** Builds the OpenAPI 3.1 document of the REST API. */
-export function createOpenApiDocument(options: OpenApiOptions): JsonObject {
+/** Builds the OpenAPI 3.1 document of the REST API from its route table (`ROUTES`). */
+export function createOpenApiDocument(
+  routes: readonly RouteSpec[],
+  options: OpenApiOptions,
+): JsonObject {
   const workflows = options.workflows ?? false;
   const paths: JsonObject = {};
-  for (const route of servedRoutes({ workflows })) {
+  for (const route of routes.filter((r) => isServed(r, { workflows }))) {
     const key = openApiPath(route.path);
     const item = (paths[key] ?? {}) as JsonObject;
     item[route.method] = operation(route, options);

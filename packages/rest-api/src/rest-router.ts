@@ -1,5 +1,6 @@
-// The REST surface as an express Router: auth, the routes of the route table, JSON 404 and
-// 405, and one error handler that answers every failure in the same JSON shape.
+// The REST surface as an express Router: auth, the routes of the route table (each mounted
+// with the chain its definition gives), JSON 404 and 405, and one error handler that answers
+// every failure in the same JSON shape.
 import express, {
   type ErrorRequestHandler,
   type NextFunction,
@@ -9,79 +10,12 @@ import express, {
   type Router,
 } from 'express';
 import { apiKeyAuth } from './api-key-auth.js';
+import { routeHandlers } from './define-route.js';
 import type { RestDeps } from './deps.js';
 import { errorAnswer, RestApiError } from './errors.js';
-import { createRouteContext, type RouteContext } from './route-context.js';
-import { jsonBody, optionalJsonBody } from './request-body.js';
+import { createRouteContext } from './route-context.js';
 import { ROUTES, servedRoutes, type OperationId } from './route-table.js';
-import { getAgent, listAgents, queueRun, submitRun } from './routes/agents.js';
-import { listEnvironments } from './routes/environments.js';
-import { getHealth } from './routes/health.js';
-import { getMetrics, wireGauges } from './routes/metrics.js';
-import { listMcpServers } from './routes/mcp-servers.js';
-import { getOpenApiDocument } from './routes/openapi.js';
-import { streamRuns } from './routes/run-stream.js';
-import { getTrace, listTraceServices, listTraces } from './routes/traces.js';
-import { cancelRun, getRun, listRuns } from './routes/runs.js';
-import {
-  getSchedule,
-  listSchedules,
-  removeSchedule,
-  runSchedule,
-  setSchedule,
-} from './routes/schedules.js';
-import { decideApproval, getApproval, listApprovals } from './routes/workflow-approvals.js';
-import {
-  cancelWorkflowRun,
-  getWorkflowRun,
-  listWorkflowRuns,
-  submitWorkflowRun,
-} from './routes/workflow-runs.js';
-import { getWorkflow, listWorkflows, startWorkflowRun } from './routes/workflows.js';
-
-type HandlerFactory = (ctx: RouteContext) => RequestHandler[];
-
-/** The handlers of each operation in the route table, middleware first. */
-const HANDLERS: Record<OperationId, HandlerFactory> = {
-  listAgents: (ctx) => [listAgents(ctx)],
-  getAgent: (ctx) => [getAgent(ctx)],
-  queueRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), queueRun(ctx)],
-  submitRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), submitRun(ctx)],
-  listRuns: (ctx) => [listRuns(ctx)],
-  getRun: (ctx) => [getRun(ctx)],
-  cancelRun: (ctx) => [cancelRun(ctx)],
-  listEnvironments: (ctx) => [listEnvironments(ctx)],
-  getOpenApiDocument: (ctx) => [getOpenApiDocument(ctx)],
-  getHealth: (ctx) => [getHealth(ctx)],
-  getMetrics: (ctx) => [getMetrics(ctx)],
-  listWorkflows: (ctx) => [listWorkflows(ctx)],
-  getWorkflow: (ctx) => [getWorkflow(ctx)],
-  startWorkflowRun: (ctx) => [...optionalJsonBody(ctx.deps.maxBodyBytes), startWorkflowRun(ctx)],
-  submitWorkflowRun: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), submitWorkflowRun(ctx)],
-  listWorkflowRuns: (ctx) => [listWorkflowRuns(ctx)],
-  getWorkflowRun: (ctx) => [getWorkflowRun(ctx)],
-  cancelWorkflowRun: (ctx) => [cancelWorkflowRun(ctx)],
-  listApprovals: (ctx) => [listApprovals(ctx)],
-  getApproval: (ctx) => [getApproval(ctx)],
-  approveApproval: (ctx) => [
-    ...optionalJsonBody(ctx.deps.maxBodyBytes),
-    decideApproval(ctx, 'approved'),
-  ],
-  rejectApproval: (ctx) => [
-    ...optionalJsonBody(ctx.deps.maxBodyBytes),
-    decideApproval(ctx, 'rejected'),
-  ],
-  listSchedules: (ctx) => [listSchedules(ctx)],
-  setSchedule: (ctx) => [...jsonBody(ctx.deps.maxBodyBytes), setSchedule(ctx)],
-  getSchedule: (ctx) => [getSchedule(ctx)],
-  removeSchedule: (ctx) => [removeSchedule(ctx)],
-  runSchedule: (ctx) => [runSchedule(ctx)],
-  streamRuns: (ctx) => [streamRuns(ctx)],
-  listMcpServers: (ctx) => [listMcpServers(ctx)],
-  listTraces: (ctx) => [listTraces(ctx)],
-  getTrace: (ctx) => [getTrace(ctx)],
-  listTraceServices: (ctx) => [listTraceServices(ctx)],
-};
+import { wireGauges } from './routes/metrics.js';
 
 /** Answers methods a path does not have: 405 with Allow; OPTIONS gets 204 with Allow. */
 function methodNotAllowed(methods: readonly string[]): RequestHandler {
@@ -118,7 +52,7 @@ export function createRestRouter(
   input: RestDeps,
   options: { operations?: ReadonlySet<OperationId>; limit?: RequestHandler } = {},
 ): Router {
-  const ctx = createRouteContext(input);
+  const ctx = createRouteContext(input, ROUTES);
   const { logger, keys } = ctx.deps;
   // A router serving some operations only (the trace viewer's) leaves the gauges to the full one.
   if (options.operations === undefined) wireGauges(ctx);
@@ -163,7 +97,7 @@ export function createRestRouter(
   for (const [path, methods] of methodsByPath) {
     const chain = router.route(path);
     for (const route of routes.filter((r) => r.path === path)) {
-      chain[route.method](...HANDLERS[route.operationId](ctx));
+      chain[route.method](...routeHandlers(route, ctx));
     }
     chain.all(methodNotAllowed(methods));
   }

@@ -20,16 +20,13 @@ import {
   workflowView,
   type WorkflowDoor,
 } from '@junction/workflows';
+import type { AgentBody, EnvironmentBody, RunBody, RunEventBody } from './schemas.js';
 import type {
-  AgentBody,
   ApprovalBody,
-  EnvironmentBody,
-  RunBody,
-  RunEventBody,
   WorkflowBody,
   WorkflowRunBody,
   WorkflowStepBody,
-} from './schemas.js';
+} from './workflow-schemas.js';
 
 /** An agent as every surface shows it (agent-core's agentView, checked against the schema). */
 export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> {

@@ -5,7 +5,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { hasControlCharacter } from '@junction/config-templates';
 import type { Approval, Store } from '@junction/store';
-import type { Logger } from '@junction/telemetry';
 import {
   approvalView,
   decisionOutcome,
@@ -13,13 +12,13 @@ import {
   WorkflowError,
   type WorkflowDoor,
 } from '@junction/workflows';
-import { apiKeyCheck, type WebhookKeyRing } from './api-key.js';
 import { approvalPage, errorPage, PAGE_HEADERS, type PageNotice } from './approval-page.js';
 import { parseApprovalRequest } from './approval-request.js';
+import { defineRoute, type WebhookRoute } from './define-route.js';
 import { WebhookError } from './errors.js';
-import { methodNotAllowed, toHttpFailure } from './http-errors.js';
+import { toHttpFailure } from './http-errors.js';
 import { crossOriginRefusal } from './same-origin.js';
-import type { RouteTarget } from './webhook-router.js';
+import type { WebhookContext } from './webhook-context.js';
 
 /** Where the approval URLs live on the webhook port (as `WorkflowDoor.links` builds them). */
 export const APPROVAL_ROUTE = '/workflow-approvals/:approval_id';
@@ -29,16 +28,6 @@ export const APPROVAL_ROUTE = '/workflow-approvals/:approval_id';
  * 2000 characters fit many times over, even %-encoded, so a bigger body is never worth reading.
  */
 export const MAX_APPROVAL_BODY_BYTES = 64 * 1024;
-
-/** What the approval URLs need; the webhook app hands them its own. */
-export interface ApprovalRouteDeps {
-  store: Store;
-  workflows: WorkflowDoor;
-  keys?: WebhookKeyRing;
-  /** webhook.max_body_bytes; the approval routes read at most MAX_APPROVAL_BODY_BYTES of it. */
-  maxBodyBytes: number;
-  now: () => Date;
-}
 
 /** How a request was let in: by the webhook key (or an open port), or by this approval's token. */
 interface Admission {
@@ -55,32 +44,105 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Longest approval id in a path; the engine's ids (`appr-<run>-<step>`) are far shorter. */
 const MAX_APPROVAL_ID_CHARS = 200;
 
-/** Adds GET, and POST …/approve and …/reject, of the approval URLs to `target`. */
-export function addApprovalRoutes(
-  target: RouteTarget,
-  deps: ApprovalRouteDeps,
-  logger: Logger,
-): void {
-  const keyRefusal = apiKeyCheck(deps.keys);
-  const limit = Math.min(deps.maxBodyBytes, MAX_APPROVAL_BODY_BYTES);
-  const parsers: Record<'json' | 'form', RequestHandler> = {
-    json: express.json({ limit, strict: false, type: () => true }),
-    form: express.urlencoded({ limit, extended: false, parameterLimit: 20, type: () => true }),
-  };
+/**
+ * The handlers of the approval URLs over one webhook context: who is let in, the decision, the
+ * page and the refusals.
+ */
+class ApprovalDesk {
+  readonly #ctx: WebhookContext;
+  readonly #store: Store;
+  readonly #workflows: WorkflowDoor;
+  readonly #now: () => Date;
+  readonly #parsers: Record<'json' | 'form', RequestHandler>;
+
+  constructor(ctx: WebhookContext) {
+    const { workflows } = ctx.deps;
+    if (!workflows) throw new Error('the approval routes are mounted only with a workflow door');
+    this.#ctx = ctx;
+    this.#store = ctx.deps.store;
+    this.#workflows = workflows;
+    this.#now = ctx.deps.now ?? ((): Date => new Date());
+    const limit = Math.min(ctx.maxBodyBytes, MAX_APPROVAL_BODY_BYTES);
+    this.#parsers = {
+      json: express.json({ limit, strict: false, type: () => true }),
+      form: express.urlencoded({ limit, extended: false, parameterLimit: 20, type: () => true }),
+    };
+  }
+
+  /** GET of an approval (or of one of its decision links): JSON, or the page for a browser. */
+  async view(req: Request, res: Response): Promise<void> {
+    res.set({ Vary: 'Accept', 'Cache-Control': 'no-store' });
+    const html = prefersHtml(req, false);
+    let admission: Admission | undefined;
+    try {
+      const id = approvalIdOf(req);
+      admission = await this.#admit(req, id);
+      checkApprovalId(id);
+      const approval = await requireApproval(this.#store, id);
+      if (html) await this.#showPage(req, res, 200, approval, admission);
+      else res.json({ approval: approvalView(approval) });
+    } catch (err) {
+      await this.#refuse(req, res, err, html, admission);
+    }
+  }
+
+  /** POST …/approve or …/reject: the decision, answered as JSON or on the page. */
+  async decide(decision: Decision, req: Request, res: Response): Promise<void> {
+    res.set({ Vary: 'Accept', 'Cache-Control': 'no-store' });
+    const kind = bodyKindOf(req);
+    const html = prefersHtml(req, kind === 'form');
+    let admission: Admission | undefined;
+    try {
+      const id = approvalIdOf(req);
+      // A browser's decision must come from this server's own page (another port of
+      // localhost is another site); then the key or token: an unauthenticated caller never
+      // gets its body read.
+      const foreign = crossOriginRefusal(req);
+      if (foreign) throw foreign;
+      admission = await this.#admit(req, id);
+      checkApprovalId(id);
+      const body = await readBody(req, res, kind, this.#parsers);
+      const input = parseApprovalRequest(decision, body);
+      const approval = await this.#workflows.decide(id, {
+        decision,
+        ...input,
+        source: 'webhook',
+        viaToken: admission.viaToken,
+      });
+      this.#ctx.logger.info('approval decided', {
+        approval_id: approval.approvalId,
+        workflow_run_id: approval.workflowRunId,
+        status: approval.status,
+        via_token: admission.viaToken,
+      });
+      if (!html) {
+        res.json({ approval: approvalView(approval) });
+        return;
+      }
+      const by = approval.decidedBy ? ` by ${approval.decidedBy}` : '';
+      const run = await this.#workflows.get(approval.workflowRunId).catch(() => undefined);
+      await this.#showPage(req, res, 200, approval, admission, {
+        kind: 'ok',
+        text: `${decision === 'approved' ? 'Approved' : 'Rejected'}${by}. ${decisionOutcome(approval, run)}`,
+      });
+    } catch (err) {
+      await this.#refuse(req, res, err, html, admission);
+    }
+  }
 
   /**
    * A `?token=` admits the request for its own approval only, with or without the key; a token
    * that is not this approval's is refused even when the key would have been accepted, so a
    * wrong link never works by accident. Without a token, the webhook key rule applies.
    */
-  const admit = async (req: Request, approvalId: string): Promise<Admission> => {
+  async #admit(req: Request, approvalId: string): Promise<Admission> {
     const token = tokenOf(req);
     if (token === undefined) {
-      const refusal = keyRefusal(req);
+      const refusal = this.#ctx.keyRefusal(req);
       if (refusal) throw refusal;
       return { viaToken: false };
     }
-    if (!(await deps.workflows.verifyToken(approvalId, token))) {
+    if (!(await this.#workflows.verifyToken(approvalId, token))) {
       throw new WorkflowError(
         'APPROVAL_TOKEN_INVALID',
         'The token of this link is not valid for this approval. Open the link exactly as the approval request sent it, or send the webhook API key as "Authorization: Bearer <key>" instead of a token.',
@@ -88,18 +150,18 @@ export function addApprovalRoutes(
       );
     }
     return { viaToken: true, token };
-  };
+  }
 
   /** The facts the page shows besides the approval: its workflow, and where its buttons post. */
-  const showPage = async (
+  async #showPage(
     req: Request,
     res: Response,
     status: number,
     approval: Approval,
     admission: Admission,
     notice?: PageNotice,
-  ): Promise<void> => {
-    const run = await deps.workflows.get(approval.workflowRunId).catch(() => undefined);
+  ): Promise<void> {
+    const run = await this.#workflows.get(approval.workflowRunId).catch(() => undefined);
     const base = `${req.baseUrl}/workflow-approvals/${encodeURIComponent(approval.approvalId)}`;
     const query =
       admission.token === undefined ? '' : `?token=${encodeURIComponent(admission.token)}`;
@@ -111,112 +173,75 @@ export function addApprovalRoutes(
         ...(run ? { workflow: { key: run.workflowKey, name: run.workflowName } } : {}),
         actions: { approve: `${base}/approve${query}`, reject: `${base}/reject${query}` },
         ...(notice ? { notice } : {}),
-        now: deps.now(),
+        now: this.#now(),
       }),
     );
-  };
+  }
 
   /**
    * Answers a refusal: JSON through the app's error handler, or — for a browser — the page with
    * the refusal on top (the approval itself only to a request that was let in). Faults (5xx)
    * always go to the error handler, which logs them.
    */
-  const refuse = async (
+  async #refuse(
     req: Request,
     res: Response,
     err: unknown,
     html: boolean,
     admission: Admission | undefined,
-  ): Promise<void> => {
+  ): Promise<void> {
     const failure = toHttpFailure(err);
     if (!html || failure.status >= 500) throw err;
     res.set(failure.headers);
     const text = failure.body.error.message;
     const approval = admission
-      ? await deps.store.approvals.get(approvalIdOf(req)).catch(() => undefined)
+      ? await this.#store.approvals.get(approvalIdOf(req)).catch(() => undefined)
       : undefined;
     if (approval && admission) {
-      await showPage(req, res, failure.status, approval, admission, { kind: 'error', text });
+      await this.#showPage(req, res, failure.status, approval, admission, { kind: 'error', text });
     } else {
       sendHtml(res, failure.status, errorPage(failure.status, text));
     }
-  };
-
-  const view: RequestHandler = async (req, res) => {
-    res.set({ Vary: 'Accept', 'Cache-Control': 'no-store' });
-    const html = prefersHtml(req, false);
-    let admission: Admission | undefined;
-    try {
-      const id = approvalIdOf(req);
-      admission = await admit(req, id);
-      checkApprovalId(id);
-      const approval = await requireApproval(deps.store, id);
-      if (html) await showPage(req, res, 200, approval, admission);
-      else res.json({ approval: approvalView(approval) });
-    } catch (err) {
-      await refuse(req, res, err, html, admission);
-    }
-  };
-
-  const decide =
-    (decision: Decision): RequestHandler =>
-    async (req, res) => {
-      res.set({ Vary: 'Accept', 'Cache-Control': 'no-store' });
-      const kind = bodyKindOf(req);
-      const html = prefersHtml(req, kind === 'form');
-      let admission: Admission | undefined;
-      try {
-        const id = approvalIdOf(req);
-        // A browser's decision must come from this server's own page (another port of
-        // localhost is another site); then the key or token: an unauthenticated caller never
-        // gets its body read.
-        const foreign = crossOriginRefusal(req);
-        if (foreign) throw foreign;
-        admission = await admit(req, id);
-        checkApprovalId(id);
-        const body = await readBody(req, res, kind, parsers);
-        const input = parseApprovalRequest(decision, body);
-        const approval = await deps.workflows.decide(id, {
-          decision,
-          ...input,
-          source: 'webhook',
-          viaToken: admission.viaToken,
-        });
-        logger.info('approval decided', {
-          approval_id: approval.approvalId,
-          workflow_run_id: approval.workflowRunId,
-          status: approval.status,
-          via_token: admission.viaToken,
-        });
-        if (!html) {
-          res.json({ approval: approvalView(approval) });
-          return;
-        }
-        const by = approval.decidedBy ? ` by ${approval.decidedBy}` : '';
-        const run = await deps.workflows.get(approval.workflowRunId).catch(() => undefined);
-        await showPage(req, res, 200, approval, admission, {
-          kind: 'ok',
-          text: `${decision === 'approved' ? 'Approved' : 'Rejected'}${by}. ${decisionOutcome(approval, run)}`,
-        });
-      } catch (err) {
-        await refuse(req, res, err, html, admission);
-      }
-    };
-
-  target.get(APPROVAL_ROUTE, view);
-  target.all(APPROVAL_ROUTE, methodNotAllowed(['GET', 'HEAD']));
-  for (const [action, decision] of [
-    ['approve', 'approved'],
-    ['reject', 'rejected'],
-  ] as const) {
-    const path = `${APPROVAL_ROUTE}/${action}`;
-    target.post(path, decide(decision));
-    // Chat clients and mail scanners fetch links before anyone clicks: a GET of a decision
-    // link only shows the approval, so a person decides with the page's buttons.
-    target.get(path, view);
-    target.all(path, methodNotAllowed(['POST', 'GET', 'HEAD']));
   }
 }
+
+/** A GET of an approval URL: the approval. */
+const viewRoute = (path: string): WebhookRoute =>
+  defineRoute({
+    method: 'get',
+    path,
+    needs: 'workflows',
+    handle(ctx) {
+      const desk = new ApprovalDesk(ctx);
+      return [(req, res) => desk.view(req, res)];
+    },
+  });
+
+/** A POST of a decision link: the decision. */
+const decideRoute = (action: 'approve' | 'reject', decision: Decision): WebhookRoute =>
+  defineRoute({
+    method: 'post',
+    path: `${APPROVAL_ROUTE}/${action}`,
+    needs: 'workflows',
+    handle(ctx) {
+      const desk = new ApprovalDesk(ctx);
+      return [(req, res) => desk.decide(decision, req, res)];
+    },
+  });
+
+/**
+ * The approval URLs, served with a workflow door (whether or not /execute is enabled: an
+ * approval link must work wherever it was sent). Chat clients and mail scanners fetch links
+ * before anyone clicks: a GET of a decision link only shows the approval, so a person decides
+ * with the page's buttons.
+ */
+export const APPROVAL_ROUTES: readonly WebhookRoute[] = [
+  viewRoute(APPROVAL_ROUTE),
+  decideRoute('approve', 'approved'),
+  viewRoute(`${APPROVAL_ROUTE}/approve`),
+  decideRoute('reject', 'rejected'),
+  viewRoute(`${APPROVAL_ROUTE}/reject`),
+];
 
 function approvalIdOf(req: Request): string {
   return String(req.params.approval_id);

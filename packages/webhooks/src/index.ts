@@ -2,7 +2,8 @@
 // router with its JSON not-found and error handlers) and the outbound notifier. Every name is
 // exported on purpose, one by one; the rest (errors, payload schemas, deliverWebhook) is internal.
 export { createWebhookApp, createWebhookRouter } from './webhook-router.js';
-export type { WebhookAppOptions, WebhookRouterDeps } from './webhook-router.js';
+export type { WebhookAppOptions } from './webhook-router.js';
+export type { WebhookRouterDeps } from './webhook-context.js';
 export type { WebhookKeyRing } from './api-key.js';
 export { webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
 

@@ -1,6 +1,7 @@
 // GET /health: liveness and readiness for probes (spec §4.4).
 import type { Request, RequestHandler, Response } from 'express';
 import { formatUptime } from '@junction/config-templates';
+import { defineRoute } from '../define-route.js';
 import type { RouteContext } from '../route-context.js';
 import type {
   HealthBody,
@@ -23,7 +24,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * timeout, else 503 `{status: "unhealthy", …, database: "<why>"}`. The scheduler state is
  * reported but does not decide the status: a process whose workers stopped still serves.
  */
-export function getHealth(ctx: RouteContext): RequestHandler {
+function getHealth(ctx: RouteContext): RequestHandler {
   const {
     store,
     version,
@@ -79,3 +80,25 @@ export function getHealth(ctx: RouteContext): RequestHandler {
     }
   };
 }
+
+/** GET /health: open to probes (no API key), its query ignored. */
+export const getHealthRoute = defineRoute({
+  operationId: 'getHealth',
+  method: 'get',
+  path: '/health',
+  summary: 'Health',
+  description:
+    'Liveness and readiness: 200 when the database answers, 503 naming the failure when it does not. Never needs an API key. Query parameters are ignored.',
+  tag: 'service',
+  auth: false,
+  query: {},
+  pathParams: [],
+  responses: {
+    200: { description: 'Healthy', body: 'Health' },
+    503: { description: 'The database cannot be reached', body: 'Unhealthy' },
+  },
+  handle: getHealth,
+});
+
+/** The health routes. */
+export const HEALTH_ROUTES = [getHealthRoute] as const;

@@ -1,11 +1,13 @@
 // GET /api/v1/runs/stream: the run list, live, as Server-Sent Events. It watches the store (so
 // it sees runs of every process sharing it) and sends the page again whenever it changed.
 import type { Request, RequestHandler, Response } from 'express';
+import { defineRoute } from '../define-route.js';
 import { parseQuery, RUN_STREAM_PARAMS } from '../query-params.js';
+import { badParams, envNotFound } from '../responses.js';
 import type { RouteContext } from '../route-context.js';
 import { RestApiError } from '../errors.js';
+import { runListFilter } from '../run-list-filter.js';
 import { runBody } from '../views.js';
-import { runListFilter } from './runs.js';
 
 /** How often a stream looks at the store. */
 export const RUN_STREAM_POLL_MS = 500;
@@ -22,7 +24,7 @@ export const MAX_RUN_STREAMS = 64;
  * Sends `event: runs` with `{"runs": [...], "total": n}` at once and on every change of the
  * page the filters select; `: keep-alive` comments in between. Ends when the client goes.
  */
-export function streamRuns(ctx: RouteContext): RequestHandler {
+function streamRuns(ctx: RouteContext): RequestHandler {
   const { store, logger } = ctx.deps;
   let open = 0;
   return async (req: Request, res: Response): Promise<void> => {
@@ -120,3 +122,27 @@ export function streamRuns(ctx: RouteContext): RequestHandler {
     await look();
   };
 }
+
+/** GET /api/v1/runs/stream (one of RUN_ROUTES, in runs.ts). */
+export const streamRunsRoute = defineRoute({
+  operationId: 'streamRuns',
+  method: 'get',
+  path: '/api/v1/runs/stream',
+  summary: 'Follow the run list live (Server-Sent Events)',
+  description:
+    'The page of runs GET /api/v1/runs answers for the same filters, as Server-Sent Events: `event: runs` with `data: {"runs": [...], "total": n}` at once and whenever that page changes (the store is read twice a second, so runs of every process sharing it appear), `: keep-alive` comments every 15 s, `event: error` while the store cannot be read. The stream ends when the client disconnects. Send the API key in the Authorization header (read the stream with fetch; EventSource cannot send headers).',
+  tag: 'runs',
+  auth: true,
+  query: RUN_STREAM_PARAMS,
+  pathParams: [],
+  responses: {
+    200: { description: 'The stream of run pages', body: { mediaType: 'text/event-stream' } },
+    400: badParams('an unknown, repeated or malformed query parameter'),
+    404: envNotFound,
+    503: {
+      description: 'TOO_MANY_STREAMS: this process already serves 64 streams',
+      body: 'Error',
+    },
+  },
+  handle: streamRuns,
+});

@@ -2,7 +2,8 @@
 // in the store (Junction's own spans and those sent to its OTLP receiver).
 import type { SpanRecord, TraceSummary } from '@junction/store';
 import { mapStrings } from '@junction/telemetry';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
+import { defineRoute } from '../define-route.js';
 import { RestApiError } from '../errors.js';
 import {
   NO_PARAMS,
@@ -11,7 +12,7 @@ import {
   TRACE_LIST_PARAMS,
   type TimeValue,
 } from '../query-params.js';
-import type { RouteContext } from '../route-context.js';
+import { badParams } from '../responses.js';
 import {
   SPAN_KINDS,
   SPAN_STATUSES,
@@ -68,62 +69,122 @@ function spanBody(span: SpanRecord, clean: (text: string) => string): SpanBody {
 }
 
 /** GET /api/v1/traces: traces matching the search, newest first. */
-export function listTraces(ctx: RouteContext): RequestHandler {
-  const { store, now } = ctx.deps;
-  const at = (value: TimeValue): Date =>
-    value instanceof Date ? value : new Date(now().getTime() - value.agoMs);
-  return async (req: Request, res: Response): Promise<void> => {
-    const q = parseQuery(req.query as Record<string, unknown>, TRACE_LIST_PARAMS);
-    const traces = await store.spans.searchTraces({
-      ...(q.service !== undefined ? { service: q.service } : {}),
-      ...(q.operation !== undefined ? { operation: q.operation } : {}),
-      ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
-      ...(q.status !== undefined ? { status: q.status } : {}),
-      ...(q.since !== undefined ? { since: at(q.since) } : {}),
-      ...(q.until !== undefined ? { until: at(q.until) } : {}),
-      limit: q.limit,
-    });
-    const body: TraceListBody = { traces: traces.map(summaryBody) };
-    res.json(body);
-  };
-}
+export const listTracesRoute = defineRoute({
+  operationId: 'listTraces',
+  method: 'get',
+  path: '/api/v1/traces',
+  summary: 'Search stored traces',
+  description:
+    "Traces kept in the store (Junction's own spans and those sent to its OTLP receiver), newest first: a trace matches when one of its spans has the service, the span name (operation) or the run id; status error keeps traces with a span in error, ok those without.",
+  tag: 'traces',
+  auth: true,
+  query: TRACE_LIST_PARAMS,
+  pathParams: [],
+  responses: {
+    200: { description: 'The traces found', body: 'TraceList' },
+    400: badParams('an unknown, repeated or malformed query parameter'),
+  },
+  handle(ctx) {
+    const { store, now } = ctx.deps;
+    const at = (value: TimeValue): Date =>
+      value instanceof Date ? value : new Date(now().getTime() - value.agoMs);
+    return async (req: Request, res: Response): Promise<void> => {
+      const q = parseQuery(req.query as Record<string, unknown>, TRACE_LIST_PARAMS);
+      const traces = await store.spans.searchTraces({
+        ...(q.service !== undefined ? { service: q.service } : {}),
+        ...(q.operation !== undefined ? { operation: q.operation } : {}),
+        ...(q.run_id !== undefined ? { runId: q.run_id } : {}),
+        ...(q.status !== undefined ? { status: q.status } : {}),
+        ...(q.since !== undefined ? { since: at(q.since) } : {}),
+        ...(q.until !== undefined ? { until: at(q.until) } : {}),
+        limit: q.limit,
+      });
+      const body: TraceListBody = { traces: traces.map(summaryBody) };
+      res.json(body);
+    };
+  },
+});
 
 /** GET /api/v1/traces/:trace_id: every stored span of the trace, by start time. */
-export function getTrace(ctx: RouteContext): RequestHandler {
-  const { store } = ctx.deps;
-  return async (req: Request, res: Response): Promise<void> => {
-    parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
-    const raw = String(req.params.trace_id ?? '');
-    if (!TRACE_ID_SCHEMA.safeParse(raw).success) {
-      throw new RestApiError(
-        'INVALID_PARAMETER',
-        `trace_id must be 32 hexadecimal digits (got ${JSON.stringify(raw.slice(0, 64))}).`,
-        { field: 'trace_id' },
-      );
-    }
-    const traceId = raw.toLowerCase();
-    const spans = await store.spans.trace(traceId);
-    if (spans.length === 0) {
-      throw new RestApiError(
-        'TRACE_NOT_FOUND',
-        `No spans of trace ${traceId} are stored (never received, or deleted by retention). GET /api/v1/traces searches the traces.`,
-        { trace_id: traceId },
-      );
-    }
-    const body: TraceBody = {
-      trace_id: traceId,
-      spans: spans.map((span) => spanBody(span, ctx.clean)),
+export const getTraceRoute = defineRoute({
+  operationId: 'getTrace',
+  method: 'get',
+  path: '/api/v1/traces/:trace_id',
+  summary: 'Get a trace',
+  description:
+    'Every stored span of the trace by start time, with attributes, events (exceptions among them), status and the run each belongs to.',
+  tag: 'traces',
+  auth: true,
+  query: NO_PARAMS,
+  pathParams: [
+    {
+      name: 'trace_id',
+      description: 'The trace id: 32 hexadecimal digits',
+      schema: TRACE_ID_SCHEMA,
+    },
+  ],
+  responses: {
+    200: { description: 'The trace', body: 'Trace' },
+    400: badParams('trace_id is not 32 hexadecimal digits, or a query parameter was given'),
+    404: {
+      description: 'TRACE_NOT_FOUND: no span of this trace is stored',
+      body: 'Error',
+    },
+  },
+  handle(ctx) {
+    const { store } = ctx.deps;
+    return async (req: Request, res: Response): Promise<void> => {
+      parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
+      const raw = String(req.params.trace_id ?? '');
+      if (!TRACE_ID_SCHEMA.safeParse(raw).success) {
+        throw new RestApiError(
+          'INVALID_PARAMETER',
+          `trace_id must be 32 hexadecimal digits (got ${JSON.stringify(raw.slice(0, 64))}).`,
+          { field: 'trace_id' },
+        );
+      }
+      const traceId = raw.toLowerCase();
+      const spans = await store.spans.trace(traceId);
+      if (spans.length === 0) {
+        throw new RestApiError(
+          'TRACE_NOT_FOUND',
+          `No spans of trace ${traceId} are stored (never received, or deleted by retention). GET /api/v1/traces searches the traces.`,
+          { trace_id: traceId },
+        );
+      }
+      const body: TraceBody = {
+        trace_id: traceId,
+        spans: spans.map((span) => spanBody(span, ctx.clean)),
+      };
+      res.json(body);
     };
-    res.json(body);
-  };
-}
+  },
+});
 
 /** GET /api/v1/trace-services: services and span names with stored spans. */
-export function listTraceServices(ctx: RouteContext): RequestHandler {
-  const { store } = ctx.deps;
-  return async (req: Request, res: Response): Promise<void> => {
-    parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
-    const body: TraceServicesBody = { services: await store.spans.services() };
-    res.json(body);
-  };
-}
+export const listTraceServicesRoute = defineRoute({
+  operationId: 'listTraceServices',
+  method: 'get',
+  path: '/api/v1/trace-services',
+  summary: 'List traced services and operations',
+  description: 'Services with stored spans and the span names of each, for a search form.',
+  tag: 'traces',
+  auth: true,
+  query: NO_PARAMS,
+  pathParams: [],
+  responses: {
+    200: { description: 'The services', body: 'TraceServices' },
+    400: badParams('a query parameter was given'),
+  },
+  handle(ctx) {
+    const { store } = ctx.deps;
+    return async (req: Request, res: Response): Promise<void> => {
+      parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
+      const body: TraceServicesBody = { services: await store.spans.services() };
+      res.json(body);
+    };
+  },
+});
+
+/** The trace routes (the trace viewer serves these alone: TRACE_OPERATIONS). */
+export const TRACE_ROUTES = [listTracesRoute, getTraceRoute, listTraceServicesRoute] as const;
