@@ -48,7 +48,7 @@ export {
   writePromptFile,
 } from './prompt-file.js';
 export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
-export { writeFileAtomic } from './atomic-write.js';
+export { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 export { inputDepthProblem, MAX_INPUT_DEPTH } from './input-depth.js';
 export {
   DURATION_EXAMPLES,

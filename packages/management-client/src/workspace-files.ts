@@ -1,16 +1,9 @@
 // Two small files in the workspace folder: the key `junction auth login` stored (0600, only the
 // owner can read it), and the management channel's last known state, written by the process
 // holding the channel and read by `junction auth status`.
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '@junction/config-templates';
 import { z } from 'zod';
 
 export const LOGIN_FILE = 'management-login.json';
@@ -43,10 +36,7 @@ export type StatusRecord = z.infer<typeof statusSchema>;
 /** Writes `value` as JSON readable only by its owner; replaced whole, never half-written. */
 function writePrivate(file: string, value: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 function readJson<T>(file: string, schema: z.ZodType<T>): T | undefined {

@@ -1,9 +1,10 @@
 // A note a live process leaves in the workspace's config folder so other commands of the same
 // workspace find what it serves (the trace receiver, the webhook port): `{pid, url}`, written
 // whole (a temporary file renamed), trusted only while that process lives, removed only by it.
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '@junction/agent-core/runs';
+import { writeFileAtomicSync } from '@junction/config-templates';
 
 /** The URL in note `file`, when the process that left it is still alive. */
 export function readProcessNote(file: string): string | undefined {
@@ -18,9 +19,7 @@ export function readProcessNote(file: string): string | undefined {
 
 /** Leaves this process's note at `file`; throws what the file system said when it cannot. */
 export function leaveProcessNote(file: string, url: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ pid: process.pid, url })}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, `${JSON.stringify({ pid: process.pid, url })}\n`);
 }
 
 /** Removes the note at `file` if this process left it (another may have taken it over since). */
