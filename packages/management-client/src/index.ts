@@ -15,7 +15,7 @@ export type * from './messages.js';
 export { managementSettings, ManagementSettingsError } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
 export { createStation } from './station.js';
-export type { StationOptions } from './station.js';
+export type { StationOptions, StationStore } from './station.js';
 export { RunReporter } from './run-report.js';
 export type { RunReporterOptions, RunReporterStore } from './run-report.js';
 export { loginFile, readLogin, readStatus, removeLogin, saveLogin } from './workspace-files.js';

@@ -23,9 +23,17 @@ const MAX_ITEMS = 10_000;
 /** Longest wait for an execution when neither the platform nor the config bounds it. */
 const DEFAULT_EXECUTION_WAIT_MS = 30 * 60 * 1000;
 
+/**
+ * The slice of the store the station reads (agents, tools, environments, a run's events) and
+ * audits executions in. Runs are only read: an execution starts through the run door.
+ */
+export type StationStore = Pick<
+  Store,
+  'environments' | 'agents' | 'tools' | 'mcpServers' | 'schedules' | 'runEvents' | 'auditLog'
+> & { readonly runs: RunReader };
+
 export interface StationOptions {
-  /** The whole store, not a slice: agent-core's agentView (agent details) takes a `Store`. */
-  store: Store;
+  store: StationStore;
   runs: RunDoor;
   logger: Logger;
   /** Removes secrets from what leaves the station (server arguments, audit rows). */
@@ -335,7 +343,10 @@ async function environmentsResponse(
   };
 }
 
-async function agentDetailsResponse(store: Store, p: Fields): Promise<Fields> {
+async function agentDetailsResponse(
+  store: Pick<Store, 'environments' | 'agents' | 'tools' | 'schedules'>,
+  p: Fields,
+): Promise<Fields> {
   const agent = await findAgent(store, String(p.agent_id ?? ''), String(p.environment ?? ''));
   const view = await agentView(store, agent);
   return {

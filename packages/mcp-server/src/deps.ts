@@ -2,7 +2,7 @@
 import type { McpClientPool } from '@junction/agent-core/mcp';
 import type { RunDoor } from '@junction/agent-core/runs';
 import type { Workspace } from '@junction/config-templates';
-import type { Store } from '@junction/store';
+import type { RunReader, Store } from '@junction/store';
 import type { Scheduler } from '@junction/scheduler';
 import type { Logger } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
@@ -15,12 +15,28 @@ export const DEFAULT_WAIT_MS = 300_000;
  */
 export const DEFAULT_WORKFLOW_WAIT_MS = 55_000;
 
+/**
+ * The slice of the store the MCP server reads and writes (agents, tool servers, schedules, the
+ * audit log…). Runs are only read: call_agent and cancel_run go through the run door.
+ */
+export type McpServerStore = Pick<
+  Store,
+  | 'environments'
+  | 'agents'
+  | 'mcpConfigs'
+  | 'mcpServers'
+  | 'tools'
+  | 'runEvents'
+  | 'workflows'
+  | 'workflowRuns'
+  | 'approvals'
+  | 'schedules'
+  | 'auditLog'
+  | 'settings'
+> & { readonly runs: RunReader };
+
 export interface McpServerDeps {
-  /**
-   * The whole store, not a slice: agent-core's agentView, createAgent, updateAgent and
-   * syncEnvironment, which the agent and discover tools call, take a `Store`.
-   */
-  store: Store;
+  store: McpServerStore;
   workspace: Workspace;
   pool: McpClientPool;
   /** The one door for runs: call_agent submits through it and waits on it. */

@@ -1,6 +1,6 @@
 // What the REST router is built from. Everything comes in here; nothing is a module singleton.
 import { createPricing, type Pricing, type RunDoor } from '@junction/agent-core/runs';
-import type { Store } from '@junction/store';
+import type { RunReader, Store } from '@junction/store';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger, Metrics } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
@@ -26,8 +26,28 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default longest wait for the database in /health before it is reported unhealthy. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
 
+/**
+ * The slice of the store the REST API reads and writes: it reads runs and never writes one (a
+ * run is queued and cancelled through the run door, `runs`; workflow runs through `workflows`).
+ */
+export type RestStore = Pick<
+  Store,
+  | 'ping'
+  | 'sizeBytes'
+  | 'environments'
+  | 'agents'
+  | 'tools'
+  | 'mcpServers'
+  | 'runEvents'
+  | 'schedules'
+  | 'workflows'
+  | 'workflowRuns'
+  | 'approvals'
+  | 'spans'
+> & { readonly runs: RunReader };
+
 export interface RestDeps {
-  store: Store;
+  store: RestStore;
   /** The one door for runs: POST …/queue submits through it, POST …/cancel cancels. */
   runs: Pick<RunDoor, 'submit' | 'cancel'>;
   /**

@@ -9,7 +9,7 @@ import { RestApiError } from './errors.js';
  * environments are INVALID_PARAMETER.
  */
 export async function environmentFilter(
-  store: Store,
+  store: Pick<Store, 'environments'>,
   filters: { environment?: string | undefined; environment_id?: number | undefined },
 ): Promise<number | undefined> {
   let byName: number | undefined;

@@ -4,7 +4,7 @@
 export { createRestRouter } from './rest-router.js';
 export { createRestApp } from './rest-app.js';
 export type { RestAppOptions } from './rest-app.js';
-export type { RestDeps } from './deps.js';
+export type { RestDeps, RestStore } from './deps.js';
 export { PROBE_OPERATIONS, TRACE_OPERATIONS } from './route-table.js';
 export type { OperationId } from './route-table.js';
 export type { QueueHealthBody, TracesHealthBody, WorkersHealthBody } from './schemas.js';

@@ -29,7 +29,10 @@ import type {
 } from './workflow-schemas.js';
 
 /** An agent as every surface shows it (agent-core's agentView, checked against the schema). */
-export async function agentBody(store: Store, agent: Agent): Promise<AgentBody> {
+export async function agentBody(
+  store: Pick<Store, 'environments' | 'tools' | 'agents' | 'schedules'>,
+  agent: Agent,
+): Promise<AgentBody> {
   return agentView(store, agent);
 }
 

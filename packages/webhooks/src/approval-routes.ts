@@ -50,7 +50,7 @@ const MAX_APPROVAL_ID_CHARS = 200;
  */
 class ApprovalDesk {
   readonly #ctx: WebhookContext;
-  readonly #store: Store;
+  readonly #store: Pick<Store, 'approvals'>;
   readonly #workflows: WorkflowDoor;
   readonly #now: () => Date;
   readonly #parsers: Record<'json' | 'form', RequestHandler>;

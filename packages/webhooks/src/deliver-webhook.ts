@@ -45,7 +45,8 @@ const optionsSchema = z.object({
 
 /** What deliverWebhook needs. */
 export interface DeliverWebhookOptions {
-  store: Store;
+  /** Where each attempt is logged (a notification_logs row). */
+  store: Pick<Store, 'notificationLogs'>;
   logger: Logger;
   /** Where to POST. Credentials or tokens in it are never stored or logged. */
   url: string;

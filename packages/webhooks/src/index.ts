@@ -3,9 +3,14 @@
 // exported on purpose, one by one; the rest (errors, payload schemas, deliverWebhook) is internal.
 export { createWebhookApp, createWebhookRouter } from './webhook-router.js';
 export type { WebhookAppOptions } from './webhook-router.js';
-export type { WebhookRouterDeps } from './webhook-context.js';
+export type { WebhookRouterDeps, WebhookStore } from './webhook-context.js';
 export type { WebhookKeyRing } from './api-key.js';
 export { webhookErrorHandler, webhookNotFoundHandler } from './http-errors.js';
 
 export { createNotifier } from './notifier.js';
-export type { Notifier, NotifierOptions, SchedulerErrorDetails } from './notifier.js';
+export type {
+  Notifier,
+  NotifierOptions,
+  NotifierStore,
+  SchedulerErrorDetails,
+} from './notifier.js';

@@ -19,9 +19,15 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 /** How long close() waits for deliveries in flight before abandoning them: 15 s. */
 export const DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS = 15_000;
 
+/**
+ * The slice of the store the notifier uses: the environment a run's event names, and a
+ * notification_logs row per delivery attempt.
+ */
+export type NotifierStore = Pick<Store, 'environments' | 'notificationLogs'>;
+
 /** Options of createNotifier; the app reads them from config (notifications.*). */
 export interface NotifierOptions {
-  store: Store;
+  store: NotifierStore;
   logger: Logger;
   /** notifications.webhook_url; without it nothing is sent. */
   url?: string;

@@ -1,7 +1,7 @@
 // What the webhook routes are built from: the deps the app hands over, checked once per app or
 // router, with the logger and the key check every route shares.
 import type { RunDoor } from '@junction/agent-core/runs';
-import type { Store } from '@junction/store';
+import type { RunReader, Store } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
 import type { WorkflowDoor } from '@junction/workflows';
 import { apiKeyCheck, type ApiKeyCheck, type WebhookKeyRing } from './api-key.js';
@@ -10,9 +10,16 @@ import { WebhookError } from './errors.js';
 /** Default limit of a POST /execute body: 1 MiB (config webhook.max_body_bytes). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The slice of the store the webhook routes read: runs (GET /runs/:run_id) and approvals. They
+ * write no run: POST /execute queues through the run door (`runs`), and approval decisions go
+ * through the workflow door (`workflows`).
+ */
+export type WebhookStore = Pick<Store, 'approvals'> & { readonly runs: RunReader };
+
 /** What the webhook router needs; the app builds these once. */
 export interface WebhookRouterDeps {
-  store: Store;
+  store: WebhookStore;
   /** The one door for runs: the run is written `queued` and a worker (here or elsewhere) takes it. */
   runs: Pick<RunDoor, 'submit'>;
   logger: Logger;

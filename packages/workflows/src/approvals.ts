@@ -8,7 +8,7 @@ import { WorkflowError } from './errors.js';
 import type { Graph, State } from './model.js';
 
 export interface DecideDeps {
-  store: Store;
+  store: Pick<Store, 'approvals' | 'workflowRuns' | 'auditLog'>;
   /** Told that the approval's run is due again, so a worker takes it at once. */
   due?: () => void;
   now?: () => Date;
@@ -45,7 +45,10 @@ export function approvalView(approval: Approval): Record<string, unknown> {
 }
 
 /** The approval, or APPROVAL_NOT_FOUND. */
-export async function requireApproval(store: Store, approvalId: string): Promise<Approval> {
+export async function requireApproval(
+  store: Pick<Store, 'approvals'>,
+  approvalId: string,
+): Promise<Approval> {
   const approval = await store.approvals.get(approvalId);
   if (!approval) {
     throw new WorkflowError(
@@ -208,7 +211,7 @@ export function decisionOutcome(
 }
 
 /** The key approval links are signed with: random, made once per store, kept in its settings. */
-export async function approvalSigningKey(store: Store): Promise<Buffer> {
+export async function approvalSigningKey(store: Pick<Store, 'settings'>): Promise<Buffer> {
   const existing = await store.settings.get('approvals.signing_key');
   if (typeof existing === 'string' && existing.length >= 32) return Buffer.from(existing, 'hex');
   const made = randomBytes(32).toString('hex');

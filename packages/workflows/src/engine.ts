@@ -7,7 +7,7 @@
 // promise. Replay is exact because every value a later step reads comes from stored outputs,
 // and the expressions are pure.
 import { storedIdempotencyKey, type RunDoor } from '@junction/agent-core/runs';
-import type { Approval, Run, Store, WorkflowRun, WorkflowStep } from '@junction/store';
+import type { Approval, Run, RunReader, Store, WorkflowRun, WorkflowStep } from '@junction/store';
 import type { Logger, Metrics, Tracer } from '@junction/telemetry';
 import { activeTraceParent, recordSpanError, withSpan } from '@junction/telemetry';
 import {
@@ -45,9 +45,17 @@ const MAX_VISITS = 1000;
 /** Most items a foreach goes through. */
 const MAX_ITEMS = 10_000;
 
+/**
+ * What an advance reads and writes: step attempts, approvals, the audit log. Runs are only read
+ * (a resumed agent step finds its run by key): agent steps start them through the run door.
+ */
+export type EngineStore = Pick<Store, 'workflowSteps' | 'approvals' | 'auditLog'> & {
+  readonly runs: RunReader;
+};
+
 /** What the engine needs from the process around it. */
 export interface EngineDeps {
-  store: Store;
+  store: EngineStore;
   /** The one run door: agent steps start their runs through it. */
   runs: RunDoor;
   logger: Logger;

@@ -6,11 +6,15 @@ export { WorkflowError, isWorkflowError, WORKFLOW_ERRORS } from './errors.js';
 export type { WorkflowErrorCode } from './errors.js';
 export { cronTriggerOf, parseWorkflow, workflowOf } from './definition.js';
 export type { WorkflowModel } from './model.js';
-export type { EngineDeps } from './engine.js';
+export type { EngineDeps, EngineStore } from './engine.js';
 export { WorkflowWorkers } from './workflow-workers.js';
-export type { WorkflowReservation, WorkflowWorkersOptions } from './workflow-workers.js';
+export type {
+  WorkflowReservation,
+  WorkflowWorkersOptions,
+  WorkflowWorkersStore,
+} from './workflow-workers.js';
 export { findWorkflow, startWorkflowRun } from './start-run.js';
-export type { StartWorkflowDeps, StartWorkflowRequest } from './start-run.js';
+export type { StartWorkflowDeps, StartWorkflowRequest, StartWorkflowStore } from './start-run.js';
 export {
   approvalRequestedPayload,
   approvalView,
@@ -21,6 +25,6 @@ export type { DecisionInput } from './approvals.js';
 export { fileStem, syncWorkflows } from './sync-workflows.js';
 export type { SyncWorkflowsResult, WorkflowSyncReport } from './sync-workflows.js';
 export { createWorkflowDoor } from './workflow-door.js';
-export type { WorkflowDoor, WorkflowDoorDeps } from './workflow-door.js';
+export type { WorkflowDoor, WorkflowDoorDeps, WorkflowDoorStore } from './workflow-door.js';
 export { workflowRunView, workflowStepView, workflowView } from './views.js';
 export type { ViewOptions } from './views.js';

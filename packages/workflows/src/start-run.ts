@@ -11,8 +11,11 @@ import { WorkflowError } from './errors.js';
 import type { WorkflowModel } from './model.js';
 import { newTraceParent, type RandomBytes, type WorkflowReservation } from './workflow-workers.js';
 
+/** What starting a workflow run reads and writes: the workflow (by environment) and its runs. */
+export type StartWorkflowStore = Pick<Store, 'environments' | 'workflows' | 'workflowRuns'>;
+
 export interface StartWorkflowDeps {
-  store: Store;
+  store: StartWorkflowStore;
   /** Told that a run is due, so an idle worker takes it at once. */
   due?: () => void;
   /** An idle worker of this process to hand the run to as it is written. */
@@ -60,7 +63,7 @@ type FoundBy = { name: string } | { id: number };
 
 /** Finds the workflow: in the environment named, else in `default`, else the one that has it. */
 export async function findWorkflow(
-  store: Store,
+  store: Pick<Store, 'environments' | 'workflows'>,
   request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
 ): Promise<Workflow> {
   return (await resolveWorkflow(store, request)).workflow;
@@ -68,7 +71,7 @@ export async function findWorkflow(
 
 /** `findWorkflow`, saying how it was found by key in an environment (see `knownStarts`). */
 async function resolveWorkflow(
-  store: Store,
+  store: Pick<Store, 'environments' | 'workflows'>,
   request: Pick<StartWorkflowRequest, 'workflow_id' | 'environment' | 'environment_id'>,
 ): Promise<{ workflow: Workflow; foundBy?: FoundBy }> {
   const { workflow_id: id } = request;

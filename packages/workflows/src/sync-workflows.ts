@@ -37,7 +37,7 @@ export function fileStem(file: string): string {
 /** Stores an environment's valid workflow files, and their schedules, reporting every file. */
 export async function syncWorkflows(options: {
   workspace: Workspace;
-  store: Store;
+  store: Pick<Store, 'environments' | 'workflows' | 'schedules'>;
   environment: string;
   dryRun?: boolean;
   /** The clock a schedule's next time is counted from. */

@@ -1,7 +1,7 @@
 // Everything a surface does with workflows, bound to one process's store, workers and public
 // address: the CLI, REST, MCP and the webhook port all take a WorkflowDoor, so they start,
 // decide, cancel and follow workflow runs the same way.
-import type { Approval, Store, WorkflowRun, WorkflowStep } from '@junction/store';
+import type { Approval, RunReader, Store, WorkflowRun, WorkflowStep } from '@junction/store';
 import { isStoreError, WORKFLOW_RUN_ENDED } from '@junction/store';
 import {
   approvalLinks,
@@ -12,7 +12,11 @@ import {
   type DecisionInput,
 } from './approvals.js';
 import { WorkflowError } from './errors.js';
-import { startWorkflowRun, type StartWorkflowRequest } from './start-run.js';
+import {
+  startWorkflowRun,
+  type StartWorkflowRequest,
+  type StartWorkflowStore,
+} from './start-run.js';
 import type { RandomBytes, WorkflowReservation } from './workflow-workers.js';
 import type { Tracer } from '@junction/telemetry';
 
@@ -55,8 +59,18 @@ export interface WorkflowDoor {
   ): Promise<WorkflowRun>;
 }
 
+/**
+ * What the workflow door reads and writes: workflow runs and what starting, inspecting and
+ * deciding them use, and the approval links' key in the settings. Of agent runs it only finds the
+ * ones a workflow run started that have not ended, to cancel them through `cancelRun`.
+ */
+export type WorkflowDoorStore = StartWorkflowStore &
+  Pick<Store, 'workflowSteps' | 'approvals' | 'auditLog' | 'settings'> & {
+    readonly runs: RunReader;
+  };
+
 export interface WorkflowDoorDeps {
-  store: Store;
+  store: WorkflowDoorStore;
   /**
    * The address approval links point at: webhook.public_url, or the webhook port as this
    * process (or a running serve) listens on it; asked each time links are made.

@@ -10,7 +10,7 @@ import {
   newWorkerId,
   type RunBus,
 } from '@junction/agent-core/runs';
-import type { WorkflowRun, WorkflowStepChanges } from '@junction/store';
+import type { Store, WorkflowRun, WorkflowStepChanges } from '@junction/store';
 import { isStoreError } from '@junction/store';
 import {
   Advance,
@@ -18,6 +18,7 @@ import {
   workflowCounters,
   type AdvanceResult,
   type EngineDeps,
+  type EngineStore,
 } from './engine.js';
 import { storedWorkflowOf } from './definition.js';
 import { withSpan, type Logger } from '@junction/telemetry';
@@ -54,7 +55,11 @@ export function newTraceParent(random: RandomBytes = randomBytes): string {
   return `00-${hex(16)}-${hex(8)}-01`;
 }
 
+/** What the workers read and write: workflow runs (claims, leases, ends) and what advances use. */
+export type WorkflowWorkersStore = EngineStore & Pick<Store, 'workflowRuns'>;
+
 export interface WorkflowWorkersOptions extends EngineDeps {
+  store: WorkflowWorkersStore;
   workerId?: string;
   /** Runs advanced at once by this process. Default 4. */
   concurrency?: number;

@@ -49,7 +49,10 @@ export interface AgentView {
 }
 
 /** Loads an agent's environment and bindings and shapes it for output. */
-export async function agentView(store: Store, agent: Agent): Promise<AgentView> {
+export async function agentView(
+  store: Pick<Store, 'environments' | 'tools' | 'agents' | 'schedules'>,
+  agent: Agent,
+): Promise<AgentView> {
   const environment = await store.environments.get(agent.environmentId);
   const listed = await store.tools.list({ environmentId: agent.environmentId, limit: 10_000 });
   const serverOf = new Map(listed.map((t) => [t.id, t.serverName]));
@@ -80,7 +83,7 @@ export async function agentView(store: Store, agent: Agent): Promise<AgentView> 
 }
 
 export interface CreateAgentInput {
-  store: Store;
+  store: Pick<Store, 'environments' | 'tools' | 'agents'>;
   workspace: Workspace;
   /** Environment name; it must exist on disk. */
   environment: string;
@@ -136,7 +139,7 @@ export async function createAgent(input: CreateAgentInput): Promise<Agent> {
 }
 
 export interface UpdateAgentInput {
-  store: Store;
+  store: Pick<Store, 'tools' | 'agents'>;
   workspace: Workspace;
   agentId: number;
   changes: PromptFileChanges;
@@ -147,7 +150,7 @@ export const AGENT_LIST_HINT =
   'List agents with `junction agent list`, GET /api/v1/agents or the MCP tool list_agents';
 
 /** The stored agent with this id, or AGENT_NOT_FOUND. */
-export async function requireAgent(store: Store, agentId: number): Promise<Agent> {
+export async function requireAgent(store: Pick<Store, 'agents'>, agentId: number): Promise<Agent> {
   const agent = await store.agents.get(agentId);
   if (!agent) {
     throw new AgentCoreError(

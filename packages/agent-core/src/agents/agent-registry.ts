@@ -25,7 +25,10 @@ export function buildToolIndex(tools: Iterable<ToolRef>): ToolIndex {
 }
 
 /** The stored tools of an environment as an index. */
-export async function storedToolIndex(store: Store, environmentId: number): Promise<ToolIndex> {
+export async function storedToolIndex(
+  store: Pick<Store, 'tools'>,
+  environmentId: number,
+): Promise<ToolIndex> {
   const tools = await store.tools.list({ environmentId, limit: 10_000 });
   return buildToolIndex(tools.map((t) => ({ name: t.name, server: t.serverName, id: t.id })));
 }
@@ -109,7 +112,7 @@ export function agentMatches(stored: Agent, def: AgentDefinition): boolean {
  * exist among the environment's tools and its sub-agents among the environment's agents.
  */
 export async function registerAgent(
-  store: Store,
+  store: Pick<Store, 'tools' | 'agents'>,
   environmentId: number,
   def: AgentDefinition,
 ): Promise<Agent> {

@@ -3,7 +3,7 @@
 // Run history stays: runs keep the agent's name, and their agent and environment become null.
 import { rm, stat } from 'node:fs/promises';
 import type { Workspace } from '@junction/config-templates';
-import type { Store } from '@junction/store';
+import type { RunReader, Store } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
 
 const ACTIVE = ['queued', 'running'] as const;
@@ -24,7 +24,7 @@ export interface DeletedAgent {
  * when neither a record nor a file exists.
  */
 export async function deleteAgent(input: {
-  store: Store;
+  store: Pick<Store, 'environments' | 'agents'> & { readonly runs: RunReader };
   workspace: Workspace;
   environment: string;
   name: string;
@@ -87,7 +87,7 @@ export interface DeletedEnvironment {
  * ENVIRONMENT_NOT_FOUND when neither a folder nor a record exists.
  */
 export async function deleteEnvironment(input: {
-  store: Store;
+  store: Pick<Store, 'environments' | 'agents' | 'workflowRuns'> & { readonly runs: RunReader };
   workspace: Workspace;
   environment: string;
 }): Promise<DeletedEnvironment> {

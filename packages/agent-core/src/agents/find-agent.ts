@@ -22,7 +22,7 @@ function invalid(field: string, message: string, details: Record<string, unknown
 }
 
 async function environmentOf(
-  store: Store,
+  store: Pick<Store, 'environments'>,
   selector: AgentSelector,
 ): Promise<Pick<Environment, 'id' | 'name'> | undefined> {
   const { environment: name, environment_id: id } = selector;
@@ -61,7 +61,10 @@ async function environmentOf(
  * "default" first, then in the one environment that has an agent of that name. A name found
  * in several environments, none of them "default", is AGENT_AMBIGUOUS.
  */
-export async function findAgent(store: Store, selector: AgentSelector): Promise<AgentRef> {
+export async function findAgent(
+  store: Pick<Store, 'environments' | 'agents'>,
+  selector: AgentSelector,
+): Promise<AgentRef> {
   const { agent_id: agentId, agent_name: agentName } = selector;
   const env = await environmentOf(store, selector);
   if (agentId !== undefined) {

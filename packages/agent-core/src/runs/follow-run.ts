@@ -2,7 +2,7 @@
 // executes it. The store is read by event number (each event once, in order); the run bus, when
 // there is one, says when to read — the executing host tells of every write (about once a
 // second while the run goes) and of the run's end — else the store is read every `pollMs`.
-import type { Run, Store } from '@junction/store';
+import type { Run, RunReader, Store } from '@junction/store';
 import type { RunEndings } from './dispatch.js';
 import type { RunBus } from './run-bus.js';
 import { isFinal } from './run-workers.js';
@@ -43,7 +43,11 @@ const TOLD_POLL_MS = 1000;
  * `signal` aborts). RUN_NOT_FOUND for an unknown id.
  */
 export async function followRun(
-  deps: { store: Store; bus?: RunBus; endings?: RunEndings },
+  deps: {
+    store: Pick<Store, 'runEvents'> & { readonly runs: RunReader };
+    bus?: RunBus;
+    endings?: RunEndings;
+  },
   runId: number,
   options: FollowOptions,
 ): Promise<Run> {

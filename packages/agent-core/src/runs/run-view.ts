@@ -140,7 +140,10 @@ export function attemptViews(
 }
 
 /** The attempts of a run, read from the store (two short reads of its events). */
-export async function runAttempts(store: Store, run: Run): Promise<AttemptView[]> {
+export async function runAttempts(
+  store: Pick<Store, 'runEvents'>,
+  run: Run,
+): Promise<AttemptView[]> {
   if (run.attempt <= 1) return attemptViews(run, [], []);
   const [ended, resumed] = await Promise.all([
     store.runEvents.list(run.id, { type: 'attempt_ended' }),

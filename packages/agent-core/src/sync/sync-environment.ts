@@ -113,9 +113,18 @@ export type SyncProgress =
   | { type: 'config'; config: ConfigReport }
   | { type: 'agent'; agent: AgentReport };
 
+/**
+ * What a sync reads and writes: the environment's configs, servers, tools, agents and their
+ * schedules, and the variables' fingerprint in the settings. Never runs.
+ */
+export type SyncStore = Pick<
+  Store,
+  'environments' | 'mcpConfigs' | 'mcpServers' | 'tools' | 'agents' | 'schedules' | 'settings'
+>;
+
 export interface SyncOptions {
   workspace: Workspace;
-  store: Store;
+  store: SyncStore;
   pool: ToolLister;
   environment: string;
   processEnv?: NodeJS.ProcessEnv;
@@ -240,7 +249,7 @@ function serverChange(stored: StoredServer | undefined, spec: McpServerSpec): Ch
 
 /** What every step of one sync reads: the options, resolved once. */
 interface SyncContext {
-  store: Store;
+  store: SyncStore;
   pool: ToolLister;
   environment: string;
   dryRun: boolean;
@@ -291,7 +300,7 @@ async function requireEnvironment(workspace: Workspace, environment: string): Pr
 
 /** The environment's configs, servers, tools and agents as stored, read once before the sync. */
 async function readStoredEnvironment(
-  store: Store,
+  store: SyncStore,
   environmentId: number | undefined,
 ): Promise<StoredEnvironment> {
   const none = environmentId === undefined;
@@ -463,7 +472,7 @@ function findRemovals(
 
 /** Writes configs, servers and the tools of connected servers; removes what disappeared. */
 async function saveServers(
-  store: Store,
+  store: SyncStore,
   environmentId: number,
   at: Date,
   configs: LoadedConfig[],
@@ -490,7 +499,7 @@ async function saveServers(
 }
 
 async function saveServer(
-  store: Store,
+  store: SyncStore,
   environmentId: number,
   o: ServerOutcome,
   configId: number | null,
@@ -654,7 +663,7 @@ export async function syncEnvironment(options: SyncOptions): Promise<SyncReport>
 }
 
 interface SyncAgentsInput {
-  store: Store;
+  store: SyncStore;
   workspace: Workspace;
   environment: string;
   environmentId: number | undefined;
@@ -792,7 +801,7 @@ async function syncAgents(input: SyncAgentsInput): Promise<AgentsResult> {
  * `schedule:` block, none for an agent without one. Schedules an operator set stay as they are.
  */
 async function saveAgentSchedules(
-  store: Store,
+  store: SyncStore,
   environmentId: number,
   defs: Map<string, AgentDefinition>,
   ids: Map<string, number>,

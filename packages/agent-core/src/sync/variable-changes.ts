@@ -30,7 +30,7 @@ export interface VariableChanges {
 }
 
 export async function variableChanges(
-  store: Store,
+  store: Pick<Store, 'settings'>,
   environment: string,
   variables: Record<string, string>,
 ): Promise<VariableChanges> {

@@ -125,7 +125,7 @@ function scheduleBody(ctx: RouteContext, schedule: Schedule): ScheduleBody {
 }
 
 /** The schedule of the path, or SCHEDULE_NOT_FOUND. */
-async function scheduleOf(store: Store, req: Request): Promise<Schedule> {
+async function scheduleOf(store: Pick<Store, 'schedules'>, req: Request): Promise<Schedule> {
   const id = parsePathId(req.params.schedule_id, 'schedule_id');
   parseQuery(req.query as Record<string, unknown>, NO_PARAMS);
   const schedule = await store.schedules.get(id);

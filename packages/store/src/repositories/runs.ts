@@ -623,7 +623,7 @@ export class RunsRepository {
  */
 export type RunReader = Pick<
   RunsRepository,
-  'get' | 'list' | 'count' | 'finishedAfter' | 'findByIdempotencyKey'
+  'get' | 'list' | 'count' | 'finishedAfter' | 'findByIdempotencyKey' | 'activeIdsOfWorkflowRun'
 >;
 
 /** The run columns a progress report sets. */
