@@ -131,17 +131,21 @@ class EventsInOrder {
   }
 }
 
+/** The JSON of each message of `sub` until it is unsubscribed; one that is not JSON is logged and dropped. */
+async function* jsonOf(sub: Subscription, what: string, log: Logger): AsyncGenerator<unknown> {
+  for await (const message of sub) {
+    try {
+      yield message.json();
+    } catch {
+      log.warn(`a coding ${what} that is not JSON was dropped`);
+    }
+  }
+}
+
 /** Reads the task's stream subject until it is unsubscribed; bad messages are logged and dropped. */
 function followStream(sub: Subscription, taskID: string, log: Logger, events: EventsInOrder): void {
   void (async () => {
-    for await (const message of sub) {
-      let data: unknown;
-      try {
-        data = message.json();
-      } catch {
-        log.warn('a coding stream message that is not JSON was dropped');
-        continue;
-      }
+    for await (const data of jsonOf(sub, 'stream message', log)) {
       const parsed = parseStreamEvent(data, taskID);
       if (parsed.ok) events.deliver(parsed.event);
       else log.warn('a coding stream message was dropped', { reason: parsed.reason });
@@ -153,14 +157,7 @@ function followStream(sub: Subscription, taskID: string, log: Logger, events: Ev
 function firstResult(sub: Subscription, taskID: string, log: Logger): Promise<CodingResult> {
   return new Promise<CodingResult>((resolve) => {
     void (async () => {
-      for await (const message of sub) {
-        let data: unknown;
-        try {
-          data = message.json();
-        } catch {
-          log.warn('a coding result that is not JSON was dropped');
-          continue;
-        }
+      for await (const data of jsonOf(sub, 'result', log)) {
         const parsed = parseResult(data, taskID);
         if (parsed.ok) {
           resolve(parsed.result);
