@@ -556,6 +556,10 @@ export function createConfigSchema(paths: WorkspacePaths) {
       mcp: wholeNumber('requests', 1, 1_000_000).optional().meta({
         description: 'Requests per window on MCP over HTTP (/mcp); unset = requests.',
       }),
+      proxy_hops: wholeNumber('proxies', 0, 10).default(0).meta({
+        description:
+          'Proxies in front of the ports that add X-Forwarded-For: a client without a key is counted by the address that many hops back. 0: by the connection (behind a proxy, all such clients share one budget).',
+      }),
     }).prefault({}),
     mcp: section({
       port: port().default(8586).meta({

@@ -365,8 +365,9 @@ function errorAnswer(logger: Logger, maxBodyBytes: number): ErrorRequestHandler 
       bodyRefusal(res, failure, maxBodyBytes);
       return;
     }
-    // A refusal raised before the MCP server (the rate limit): its status by kind, its words.
-    if (isJunctionError(err) && err.kind !== 'internal') {
+    // The rate limit's refusal, raised before the MCP server: its status, its words. Any other
+    // error (a store that cannot answer, …) stays the generic 500 below, its message in the log.
+    if (isJunctionError(err) && err.code === 'RATE_LIMITED') {
       rpcError(res, httpStatus(err.code, err.kind), SERVER_ERROR, err.message);
       return;
     }

@@ -3,7 +3,7 @@
 // surface's keys, else per client address. A refusal is an error the surface answers itself
 // (429 with Retry-After, in its own body shape), so it looks like every other refusal there.
 import type { Config } from '@junction/config-templates';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { keyDigest, type KeyRing } from './api-keys.js';
 import { ServiceError } from './service-error.js';
@@ -13,6 +13,25 @@ export type LimitedSurface = 'rest' | 'execute' | 'mcp';
 
 /** Paths never counted: probes of liveness must not be refused for being frequent. */
 const UNCOUNTED = new Set(['/health']);
+
+/** A path as the routers match it: `/health/` is `/health`. */
+const routePath = (p: string): string => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+
+/**
+ * The client's address: the connection's, or with `hops` proxies in front (each appending to
+ * X-Forwarded-For) the address the outermost of them was reached from. A header with fewer
+ * entries than hops was not written by those proxies: the connection's address counts.
+ */
+function clientAddress(req: Request, hops: number): string {
+  const direct = req.socket.remoteAddress ?? '';
+  if (hops === 0) return direct;
+  const header = req.headers['x-forwarded-for'];
+  const chain = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return chain.length >= hops ? (chain[chain.length - hops] as string) : direct;
+}
 
 /** The limit of `surface`, or undefined when `rate_limit.enabled` is false. */
 export function rateLimitOf(
@@ -29,7 +48,9 @@ export function rateLimitOf(
     // RateLimit and RateLimit-Policy headers (IETF draft 8), and Retry-After on a refusal.
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    skip: (req) => UNCOUNTED.has(req.path),
+    skip: (req) => UNCOUNTED.has(routePath(req.path)),
+    // The address is read here (clientAddress), not through express's `trust proxy`.
+    validate: { xForwardedForHeader: false, trustProxy: false },
     keyGenerator: (req) => {
       const key = keys.presented(req.headers);
       // Only a key of the ring has a budget of its own; any other string would let a client
@@ -37,7 +58,7 @@ export function rateLimitOf(
       if (key !== undefined && key !== '' && keys.matches(key)) {
         return `key:${keyDigest(key).toString('base64url')}`;
       }
-      return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '')}`;
+      return `ip:${ipKeyGenerator(clientAddress(req, settings.proxy_hops))}`;
     },
     handler: (_req, res, next) => {
       next(

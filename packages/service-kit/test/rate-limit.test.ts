@@ -169,9 +169,42 @@ describe('rate_limit', () => {
     );
     expect(post.status).toBe(429);
     expect(await store.runs.count()).toBe(0);
-    // Probes keep working, however often they ask.
+    // Probes keep working, however often they ask, however they spell the path.
     const health = await statuses(10, () => request(ports.rest, 'GET', '/health'));
     expect(health.every((status) => status === 200)).toBe(true);
+    expect((await request(ports.rest, 'GET', '/health/')).status).toBe(200);
+  });
+
+  it('counts clients behind proxy_hops proxies by the address the proxy was reached from', async () => {
+    const behind = await serve(
+      'rate_limit:\n  enabled: true\n  requests: 1\n  window_seconds: 600\n  proxy_hops: 1\n',
+    );
+    const from = (address: string): Promise<Answer> =>
+      request(behind.rest, 'GET', '/api/v1/agents', {
+        'x-forwarded-for': `203.0.113.9, ${address}`,
+      });
+    // The last entry is what the one proxy saw: two clients, two budgets.
+    expect((await from('198.51.100.1')).status).toBe(200);
+    expect((await from('198.51.100.2')).status).toBe(200);
+    expect((await from('198.51.100.1')).status).toBe(429);
+    // A client cannot buy a new budget by writing the header's earlier entries.
+    expect(
+      (
+        await request(behind.rest, 'GET', '/api/v1/agents', {
+          'x-forwarded-for': '10.9.9.9, 198.51.100.2',
+        })
+      ).status,
+    ).toBe(429);
+  });
+
+  it('without proxy_hops, counts by the connection whatever X-Forwarded-For says', async () => {
+    const direct = await serve(
+      'rate_limit:\n  enabled: true\n  requests: 1\n  window_seconds: 600\n',
+    );
+    const spoofed = (address: string): Promise<Answer> =>
+      request(direct.rest, 'GET', '/api/v1/agents', { 'x-forwarded-for': address });
+    expect((await spoofed('198.51.100.1')).status).toBe(200);
+    expect((await spoofed('198.51.100.2')).status).toBe(429);
   });
 
   it('counts each API key on its own, and refuses invented keys by address', async () => {

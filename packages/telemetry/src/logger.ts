@@ -94,6 +94,14 @@ export function createLogger(options: LoggerOptions = {}): RootLogger {
     }),
   ];
   if (fileStream !== undefined) {
+    // The file cannot be written any more (its disk, its folder's rights): said once on the
+    // stream; the process and its other output go on.
+    fileStream.once('error', (error: Error) => {
+      (options.stream ?? process.stderr).write(
+        `the log file ${fileStream.path} cannot be written (${error.message}); records go only here from now on\n`,
+      );
+    });
+    fileStream.on('error', () => undefined);
     transports.push(new winston.transports.Stream({ stream: fileStream, format: render('json') }));
   }
   const target = winston.createLogger({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -57,10 +58,8 @@ export class SyncFileStream extends Writable {
       return;
     }
     try {
-      const size = fs.fstatSync(this.fd).size;
-      // A line longer than the limit is written whole into a file of its own, never split.
-      if (size > 0 && size + chunk.length > this.rotation.maxBytes) this.rotate();
-      const fd = this.fd;
+      this.makeRoom(chunk.length);
+      const fd = this.fd as number;
       // Writable's default decodeStrings makes every chunk a Buffer.
       let offset = 0;
       while (offset < chunk.length) offset += fs.writeSync(fd, chunk, offset);
@@ -81,29 +80,50 @@ export class SyncFileStream extends Writable {
   }
 
   private openFile(): number {
+    // The folder may have been removed since (a cleaned log folder): made again.
+    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
     // Owner only, like the rest of the workspace.
     return fs.openSync(this.path, 'a', 0o600);
   }
 
   /**
-   * Makes `fd` a file with room: the one another process rotated to, or a new one. The renames
-   * happen under `<file>.lock` (created exclusively): two processes shifting the files at once
-   * would rename one's new file over the other's rotated one. A process that finds the lock
-   * taken writes on and looks again at its next write.
+   * Before a write of `bytes`: follows the name when another process rotated the file (or it
+   * was removed), then rotates when the write would take the file past its limit. A failure
+   * to rotate (a folder made read-only, a full disk) is not the line's: the line goes to the
+   * file already open, and rotation is tried again at the next write.
+   */
+  private makeRoom(bytes: number): void {
+    try {
+      let mine = fs.fstatSync(this.fd as number);
+      if (!sameFile(mine, statOrUndefined(this.path))) {
+        this.reopen();
+        mine = fs.fstatSync(this.fd as number);
+      }
+      // A line longer than the limit is written whole into a file of its own, never split.
+      if (mine.size > 0 && mine.size + bytes > this.rotation.maxBytes) this.rotate();
+    } catch {
+      this.fd ??= this.openFile();
+    }
+  }
+
+  /**
+   * Rotates: `<file>.n` to `<file>.n+1` (the ones past `keep` deleted), `<file>` to `<file>.1`,
+   * and a new `<file>`. The renames happen under `<file>.lock`: two processes shifting the
+   * files at once would rename one's new file over the other's rotated one. A process that
+   * finds the lock taken writes on and looks again at its next write.
    */
   private rotate(): void {
-    if (this.rotatedElsewhere()) {
-      this.reopen();
-      return;
-    }
-    const lock = `${this.path}.lock`;
-    if (!takeLock(lock)) return;
+    const lock = takeLock(`${this.path}.lock`);
+    if (lock === undefined) return;
     try {
       // Looked at again under the lock: the holder before us may have rotated just now.
       if (!this.rotatedElsewhere()) {
         const { keep } = this.rotation;
+        // Past `keep` (a lower keep than before leaves more): deleted, oldest last.
+        for (let n = keep; fs.existsSync(`${this.path}.${n}`); n += 1) {
+          fs.rmSync(`${this.path}.${n}`, { force: true });
+        }
         // Oldest first, so no rename overwrites a file still to be moved.
-        fs.rmSync(`${this.path}.${keep}`, { force: true });
         for (let n = keep - 1; n >= 1; n -= 1) {
           renameIfPresent(`${this.path}.${n}`, `${this.path}.${n + 1}`);
         }
@@ -111,20 +131,19 @@ export class SyncFileStream extends Writable {
       }
       this.reopen();
     } finally {
-      fs.rmSync(lock, { force: true });
+      lock.release();
     }
   }
 
   /** True when the name no longer points to the file `fd` writes (rotated, or removed). */
   private rotatedElsewhere(): boolean {
-    const mine = fs.fstatSync(this.fd as number);
-    const current = statOrUndefined(this.path);
-    return current === undefined || current.ino !== mine.ino || current.dev !== mine.dev;
+    return !sameFile(fs.fstatSync(this.fd as number), statOrUndefined(this.path));
   }
 
   private reopen(): void {
+    const fd = this.openFile();
     this.closeFd();
-    this.fd = this.openFile();
+    this.fd = fd;
   }
 
   private closeFd(): void {
@@ -133,6 +152,10 @@ export class SyncFileStream extends Writable {
     this.fd = undefined;
     fs.closeSync(fd);
   }
+}
+
+function sameFile(a: fs.Stats, b: fs.Stats | undefined): boolean {
+  return b !== undefined && a.ino === b.ino && a.dev === b.dev;
 }
 
 function statOrUndefined(file: string): fs.Stats | undefined {
@@ -156,18 +179,44 @@ function renameIfPresent(from: string, to: string): void {
 /** A rotation takes microseconds: a lock this old was left by a process killed while holding it. */
 const STALE_LOCK_MS = 10_000;
 
-/** True when this process created `lock`; false when another holds it. */
-function takeLock(lock: string): boolean {
+/** A lock this process holds: `release` removes it only while it is still this one. */
+interface HeldLock {
+  release(): void;
+}
+
+/**
+ * Takes `lock` (created exclusively, holding a token of this holder), or undefined when another
+ * holds it. A lock left by a killed process is taken over once stale: renamed away first, so of
+ * two processes that find it stale only one removes it.
+ */
+function takeLock(lock: string, retry = true): HeldLock | undefined {
+  const token = `${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
-    fs.closeSync(fs.openSync(lock, 'wx', 0o600));
-    return true;
+    fs.writeFileSync(lock, token, { flag: 'wx', mode: 0o600 });
+    return {
+      release: () => {
+        if (readOrUndefined(lock) === token) fs.rmSync(lock, { force: true });
+      },
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const held = statOrUndefined(lock);
-  if (held !== undefined && Date.now() - held.mtimeMs > STALE_LOCK_MS) {
-    fs.rmSync(lock, { force: true });
-    return takeLock(lock);
+  if (!retry || held === undefined || Date.now() - held.mtimeMs <= STALE_LOCK_MS) return undefined;
+  const stale = `${lock}.stale.${token}`;
+  try {
+    fs.renameSync(lock, stale);
+  } catch {
+    return undefined; // Another process took it over first.
   }
-  return false;
+  fs.rmSync(stale, { force: true });
+  return takeLock(lock, false);
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

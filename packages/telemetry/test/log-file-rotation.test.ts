@@ -3,7 +3,17 @@
 // oldest deleted) and begins a new file. Several processes append to one file; however they
 // interleave, no line is lost or split, and the file never grows far past its limit.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +41,11 @@ function readAll(file: string): { lines: string[]; sizes: Record<string, number>
   for (const name of names) {
     const full = path.join(path.dirname(file), name);
     sizes[name] = statSync(full).size;
-    lines.push(...readFileSync(full, 'utf8').split('\n').filter((line) => line !== ''));
+    lines.push(
+      ...readFileSync(full, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
   }
   return { lines, sizes };
 }
@@ -86,6 +100,82 @@ describe('log file rotation', () => {
     expect(messages('junction.log.2')).toEqual(['short']);
     expect(messages('junction.log.1')).toEqual(['long']);
     expect(messages('junction.log')).toEqual(['after']);
+  });
+
+  it('follows a rotation made by another writer, even when its own line would still fit', async () => {
+    const file = path.join(dir, 'follow', 'junction.log');
+    const quiet = (await import('node:stream')).PassThrough;
+    const serve = createLogger({
+      stream: new quiet(),
+      file,
+      fileRotation: { maxBytes: 2000, keep: 3 },
+      env: {},
+    });
+    const cli = createLogger({
+      stream: new quiet(),
+      file,
+      fileRotation: { maxBytes: 2000, keep: 3 },
+      env: {},
+    });
+    serve.info('serve before');
+    // The other writer fills the file and rotates it.
+    for (let i = 0; i < 20; i += 1) cli.info('cli', { n: i, pad: 'c'.repeat(60) });
+    serve.info('serve after');
+    await serve.close();
+    await cli.close();
+    const current = readFileSync(file, 'utf8');
+    expect(current).toContain('"serve after"');
+    expect(readFileSync(`${file}.1`, 'utf8')).not.toContain('"serve after"');
+  });
+
+  it('makes the file again when its folder was removed, and deletes rotated files past a lowered keep', async () => {
+    const folder = path.join(dir, 'removed');
+    const file = path.join(folder, 'junction.log');
+    const quiet = (await import('node:stream')).PassThrough;
+    const logger = createLogger({
+      stream: new quiet(),
+      file,
+      fileRotation: { maxBytes: 500, keep: 2 },
+      env: {},
+    });
+    logger.info('first');
+    rmSync(folder, { recursive: true, force: true });
+    logger.info('after the folder went');
+    // Left by an earlier keep of 5.
+    for (const n of [1, 2, 3, 4, 5]) writeFileSync(`${file}.${n}`, `old ${n}\n`);
+    logger.info('fill', { pad: 'f'.repeat(600) });
+    await logger.close();
+    expect(readFileSync(`${file}.1`, 'utf8')).toContain('"after the folder went"');
+    expect(readFileSync(`${file}.2`, 'utf8')).toBe('old 1\n');
+    for (const n of [3, 4, 5]) expect(existsSync(`${file}.${n}`)).toBe(false);
+  });
+
+  it('waits for a lock another writer holds, and takes over one a killed writer left', async () => {
+    const folder = path.join(dir, 'locks');
+    const file = path.join(folder, 'junction.log');
+    const quiet = (await import('node:stream')).PassThrough;
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(`${file}.lock`, 'another writer');
+    const logger = createLogger({
+      stream: new quiet(),
+      file,
+      fileRotation: { maxBytes: 500, keep: 2 },
+      env: {},
+    });
+    logger.info('one', { pad: 'a'.repeat(400) });
+    logger.info('two', { pad: 'b'.repeat(400) });
+    // Held: nothing rotated, nothing lost, the holder's lock left alone.
+    expect(existsSync(`${file}.1`)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toContain('"two"');
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe('another writer');
+    // Its holder was killed long ago.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${file}.lock`, past, past);
+    logger.info('three', { pad: 'c'.repeat(400) });
+    await logger.close();
+    expect(readFileSync(`${file}.1`, 'utf8')).toContain('"two"');
+    expect(readFileSync(file, 'utf8')).toContain('"three"');
+    expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
   it('loses no line when two processes append to and rotate the same file', async () => {
