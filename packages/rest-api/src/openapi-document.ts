@@ -192,6 +192,7 @@ ${[
   row(413, 'PAYLOAD_TOO_LARGE'),
   row(415, 'UNSUPPORTED_MEDIA_TYPE'),
   row(422, CODES_422),
+  row(429, 'RATE_LIMITED (only with `rate_limit` on; with `Retry-After`)'),
   row(500, 'INTERNAL_ERROR'),
   row(503, 'DATABASE_UNAVAILABLE, SCHEDULER_UNAVAILABLE'),
 ].join('')}
