@@ -35,7 +35,12 @@ function workspacePackages() {
       const entries = new Map();
       for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
         const built = typeof target === 'string' ? target : (target.default ?? target.import);
-        if (typeof built !== 'string' || !built.startsWith('./dist/')) continue;
+        // An entry this script cannot map would leave its names unchecked: refused instead.
+        if (typeof built !== 'string' || !built.startsWith('./dist/') || !built.endsWith('.js')) {
+          throw new Error(
+            `${manifest.name}: exports["${subpath}"] is not a ./dist/….js file this check can map to its source`,
+          );
+        }
         const source = built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
         entries.set(subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`, {
           file: path.join(dir, source),
@@ -60,6 +65,22 @@ const isExported = (node) =>
 function exportedNames(file) {
   const names = new Set();
   for (const node of parse(file).statements) {
+    // `export *` and `export default` name nothing here: a face is listed name by name.
+    if (
+      (ts.isExportDeclaration(node) && !node.exportClause) ||
+      (ts.isExportDeclaration(node) &&
+        node.exportClause &&
+        ts.isNamespaceExport(node.exportClause)) ||
+      ts.isExportAssignment(node) ||
+      (isExported(node) &&
+        (ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined)?.some(
+          (m) => m.kind === ts.SyntaxKind.DefaultKeyword,
+        ))
+    ) {
+      throw new Error(
+        `${path.relative(root, file)}: export its names one by one (no export *, export * as, export default), so what it exports can be checked`,
+      );
+    }
     if (ts.isExportDeclaration(node)) {
       if (node.exportClause && ts.isNamedExports(node.exportClause)) {
         for (const element of node.exportClause.elements) names.add(element.name.text);

@@ -11,7 +11,22 @@ export type {
 } from './channel.js';
 export { ManagementConnectError } from './connect-error.js';
 export type { ConnectCause } from './connect-error.js';
-export type * from './messages.js';
+export type {
+  Timestamp,
+  AgentInfo,
+  ToolInfo,
+  McpServerInfo,
+  StationAuth,
+  AuthResult,
+  ToolCallReport,
+  TokenUsage,
+  ExecutionStep,
+  LighthouseRunStatus,
+  AgentRunData,
+  SendRunRequest,
+  PlatformRequestKind,
+  ManagementMessage,
+} from './messages.js';
 export { managementSettings, ManagementSettingsError } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
 export { createStation } from './station.js';
