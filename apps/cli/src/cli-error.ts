@@ -6,9 +6,6 @@ export const CLI_ERRORS = {
   INVALID_USAGE: 'invalid',
   COMMAND_NOT_FOUND: 'not_found',
   INTERNAL_ERROR: 'internal',
-  MANAGEMENT_NOT_CONFIGURED: 'misconfigured',
-  MANAGEMENT_KEY_REFUSED: 'unauthenticated',
-  MANAGEMENT_UNREACHABLE: 'unavailable',
   TRACES_DISABLED: 'misconfigured',
 } as const satisfies ErrorCodes;
 

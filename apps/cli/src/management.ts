@@ -1,7 +1,6 @@
 // What `junction auth` needs of the management client: the platform's settings from config.yaml
 // (or --endpoint), and one registration to check a key, its failures as coded CLI errors.
 import type { AuthResult, ManagementSettings } from '@junction/management-client';
-import { CliError } from './cli-error.js';
 import type { CliContext } from './context.js';
 
 /** How long `auth login` waits for the platform. */
@@ -19,10 +18,11 @@ export async function platformSettings(
       ...(endpoint !== undefined ? { endpoint } : {}),
     });
   } catch (err) {
-    if (err instanceof m.ManagementSettingsError) {
-      throw new CliError(
-        'MANAGEMENT_NOT_CONFIGURED',
+    if (err instanceof m.ManagementClientError) {
+      throw new m.ManagementClientError(
+        err.code,
         `${err.message.replace(/\.$/, '')}; or pass --endpoint host[:port].`,
+        err.details,
       );
     }
     throw err;
@@ -31,30 +31,20 @@ export async function platformSettings(
 
 /**
  * Registers once with `settings.key` and closes. The check registers as `<name> (auth login)`
- * so a running station of the same name is not replaced by it.
+ * so a running station of the same name is not replaced by it. A failure is the package's
+ * ManagementClientError as it is: MANAGEMENT_KEY_REFUSED (exit 2) or MANAGEMENT_UNREACHABLE (exit 1).
  */
 export async function checkKey(settings: ManagementSettings, version: string): Promise<AuthResult> {
   const m = await import('@junction/management-client');
   const { createNoopLogger } = await import('@junction/telemetry');
-  try {
-    return await m.ManagementChannel.check({
-      settings: { ...settings, name: `${settings.name} (auth login)` },
-      station: {
-        describe: async () => ({ agents: [], tools: [], mcp_servers: [] }),
-        handle: async () => undefined,
-      },
-      version,
-      logger: createNoopLogger(),
-      connectTimeoutMs: CHECK_TIMEOUT_MS,
-    });
-  } catch (err) {
-    if (err instanceof m.ManagementConnectError) {
-      throw new CliError(
-        err.kind === 'key' ? 'MANAGEMENT_KEY_REFUSED' : 'MANAGEMENT_UNREACHABLE',
-        err.message,
-        { platform: settings.endpoint, cause: err.kind },
-      );
-    }
-    throw err;
-  }
+  return m.ManagementChannel.check({
+    settings: { ...settings, name: `${settings.name} (auth login)` },
+    station: {
+      describe: async () => ({ agents: [], tools: [], mcp_servers: [] }),
+      handle: async () => undefined,
+    },
+    version,
+    logger: createNoopLogger(),
+    connectTimeoutMs: CHECK_TIMEOUT_MS,
+  });
 }

@@ -5,6 +5,7 @@ import { AGENT_CORE_ERRORS } from '@junction/agent-core';
 import { CODING_BUS_ERRORS } from '@junction/coding-bus';
 import { CONFIG_TEMPLATES_ERRORS } from '@junction/config-templates';
 import type { ErrorCodes } from '@junction/errors';
+import { MANAGEMENT_CLIENT_ERRORS } from '@junction/management-client';
 import { SCHEDULE_ERRORS } from '@junction/scheduler';
 import { SERVICE_ERRORS } from '@junction/service-kit';
 import { STORE_ERRORS } from '@junction/store';
@@ -18,6 +19,7 @@ export const KINDS: ErrorCodes = {
   ...AGENT_CORE_ERRORS,
   ...CODING_BUS_ERRORS,
   ...CONFIG_TEMPLATES_ERRORS,
+  ...MANAGEMENT_CLIENT_ERRORS,
   ...SCHEDULE_ERRORS,
   ...SERVICE_ERRORS,
   ...STORE_ERRORS,

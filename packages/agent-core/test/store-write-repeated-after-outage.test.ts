@@ -9,9 +9,7 @@ import { StoreError } from '@junction/store';
 import { whileStoreAway } from '../src/runs/store-retry.js';
 
 const away = (sent: boolean): StoreError =>
-  new StoreError('STORE_UNAVAILABLE', 'the database did not answer', {
-    details: { operation: 'x', sent },
-  });
+  new StoreError('STORE_UNAVAILABLE', 'the database did not answer', { operation: 'x', sent });
 
 /** A call that fails with `first` once, then answers 'ok'; counts its tries. */
 function failingOnce(first: unknown): { call: () => Promise<string>; tries: () => number } {
@@ -49,7 +47,7 @@ describe('whileStoreAway', () => {
 
   it('repeats a write the database refused as locked past its busy timeout, an insert too', async () => {
     // STORE_BUSY is a refusal: nothing was written (a loaded sqld under several hosts gave it).
-    const c = failingOnce(new StoreError('STORE_BUSY', 'locked', { details: { operation: 'x' } }));
+    const c = failingOnce(new StoreError('STORE_BUSY', 'locked', { operation: 'x' }));
     let waited: unknown;
     await expect(
       whileStoreAway(c.call, { forMs: 60_000, onlyUnsent: true, onWait: (err) => (waited = err) }),

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { backoffDelay } from '@junction/errors';
 import type { Logger } from '@junction/telemetry';
 import { CodingBusError } from './errors.js';
 
@@ -163,10 +164,10 @@ export class EmbeddedNats {
   #died(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.#stopping) return;
     this.#child = undefined;
-    const delay = Math.min(
-      30_000,
-      (this.#o.restartDelayMs ?? 500) * 2 ** Math.min(this.#restarts, 6),
-    );
+    const delay = backoffDelay(this.#restarts, {
+      firstMs: this.#o.restartDelayMs ?? 500,
+      maxMs: 30_000,
+    });
     this.#o.logger.warn('embedded nats-server exited; starting it again', {
       code,
       signal,

@@ -79,7 +79,8 @@ export function parseOtlpHeaders(
       throw new ConfigError(
         'CONFIG_INVALID',
         `Invalid configuration: environment variable ${variable} (telemetry.headers): expected name=value pairs separated by commas, ${why}. Fix the variable, e.g. ${variable}="Authorization=Bearer%20abc,x-team=ops".`,
-        { details: { variable, key: 'telemetry.headers' }, cause },
+        { variable, key: 'telemetry.headers' },
+        { cause: cause },
       );
     };
     if (at <= 0) fail(`got ${JSON.stringify(entry.trim())} without a name and "="`);

@@ -73,6 +73,7 @@ export async function loadEnvironmentTemplates(
   throw new TemplateError(
     missing.length > 0 ? 'TEMPLATE_VARIABLE_MISSING' : 'TEMPLATE_INVALID',
     `Cannot load the templates of environment "${env}":\n${lines.join('\n')}\n${advice}`,
-    { details, cause: causes.length === 1 ? causes[0] : new AggregateError(causes) },
+    details,
+    { cause: causes.length === 1 ? causes[0] : new AggregateError(causes) },
   );
 }

@@ -1,6 +1,11 @@
 // One error family for everything this package reports. Each code is declared once with its
 // kind (@junction/errors), by which every surface answers it; codes never change meaning.
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import {
+  codesOf,
+  JunctionError,
+  type ErrorCodes,
+  type JunctionErrorOptions,
+} from '@junction/errors';
 
 /** A value that survives JSON.stringify unchanged. */
 export type JsonValue =
@@ -34,12 +39,6 @@ export type ConfigTemplatesErrorCode = keyof typeof CONFIG_TEMPLATES_ERRORS;
 export const CONFIG_TEMPLATES_ERROR_CODES =
   codesOf<ConfigTemplatesErrorCode>(CONFIG_TEMPLATES_ERRORS);
 
-/** Options shared by every error of the family. */
-export interface ConfigTemplatesErrorOptions {
-  details?: Record<string, JsonValue>;
-  cause?: unknown;
-}
-
 /** Base class: a stable `code`, a message that says what to do, JSON-safe `details`, the original `cause`. */
 export class ConfigTemplatesError extends JunctionError<
   ConfigTemplatesErrorCode,
@@ -48,59 +47,32 @@ export class ConfigTemplatesError extends JunctionError<
   constructor(
     code: ConfigTemplatesErrorCode,
     message: string,
-    options: ConfigTemplatesErrorOptions = {},
+    details: Record<string, JsonValue> = {},
+    options: JunctionErrorOptions = {},
   ) {
-    super(code, CONFIG_TEMPLATES_ERRORS[code], message, options.details ?? {}, options);
+    super(code, CONFIG_TEMPLATES_ERRORS[code], message, details, options);
     this.name = 'ConfigTemplatesError';
   }
 }
 
 /** config.yaml or a JUNCTION_ / OTEL_ environment variable is wrong. */
 export class ConfigError extends ConfigTemplatesError {
-  constructor(
-    code: ConfigTemplatesErrorCode,
-    message: string,
-    options: ConfigTemplatesErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.name = 'ConfigError';
-  }
+  override readonly name = 'ConfigError';
 }
 
 /** An environment, variables file or agent file on disk is missing, clashing or malformed. */
 export class WorkspaceError extends ConfigTemplatesError {
-  constructor(
-    code: ConfigTemplatesErrorCode,
-    message: string,
-    options: ConfigTemplatesErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.name = 'WorkspaceError';
-  }
+  override readonly name = 'WorkspaceError';
 }
 
 /** An MCP server template cannot be rendered or is not a valid template. */
 export class TemplateError extends ConfigTemplatesError {
-  constructor(
-    code: ConfigTemplatesErrorCode,
-    message: string,
-    options: ConfigTemplatesErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.name = 'TemplateError';
-  }
+  override readonly name = 'TemplateError';
 }
 
 /** An agent `.prompt` file cannot be parsed, rendered or written. */
 export class PromptError extends ConfigTemplatesError {
-  constructor(
-    code: ConfigTemplatesErrorCode,
-    message: string,
-    options: ConfigTemplatesErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.name = 'PromptError';
-  }
+  override readonly name = 'PromptError';
 }
 
 /** True when `error` belongs to this package's error family (optionally with the given code). */

@@ -74,7 +74,7 @@ export { renderPrompt } from './prompt-renderer.js';
 export type { PromptMessage, RenderPromptOptions, RenderedPrompt } from './prompt-renderer.js';
 
 export { CONFIG_TEMPLATES_ERRORS, ConfigTemplatesError, isConfigTemplatesError } from './errors.js';
-export type { ConfigTemplatesErrorCode, ConfigTemplatesErrorOptions, JsonValue } from './errors.js';
+export type { ConfigTemplatesErrorCode, JsonValue } from './errors.js';
 export { readYaml, type YamlProblem, type YamlResult } from './yaml-text.js';
 export {
   cronProblem,

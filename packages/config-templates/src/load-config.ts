@@ -140,7 +140,7 @@ function invalid(problems: Problem[], file: string): ConfigError {
   return new ConfigError(
     'CONFIG_INVALID',
     `Invalid configuration:\n${lines.join('\n')}\nFix the values above; docs/configuration.md describes every key.`,
-    { details },
+    details,
   );
 }
 
@@ -153,7 +153,8 @@ function readRaw(file: string): Record<string, unknown> {
     throw new ConfigError(
       'CONFIG_UNREADABLE',
       `Cannot read ${file}: ${(error as Error).message}. Check that it is a readable file, or remove it to use the defaults.`,
-      { details: { file }, cause: error },
+      { file },
+      { cause: error },
     );
   }
   const read = readYaml(text);
@@ -163,7 +164,8 @@ function readRaw(file: string): Record<string, unknown> {
     throw new ConfigError(
       'CONFIG_INVALID',
       `Invalid YAML in ${file}${at}: ${reason}. Fix the file (or remove it to use the defaults).`,
-      { details: { file, line: line ?? null, column: column ?? null }, cause },
+      { file, line: line ?? null, column: column ?? null },
+      { cause: cause },
     );
   }
   const value = read.value;

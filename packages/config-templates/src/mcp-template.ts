@@ -89,7 +89,8 @@ function invalidTemplate(file: string, problems: string[], cause?: unknown): Tem
   return new TemplateError(
     'TEMPLATE_INVALID',
     `Invalid MCP template ${file}: ${problems.join('; ')}. Fix the file and sync again.`,
-    { details: { invalid: [{ file, problems }] }, cause },
+    { invalid: [{ file, problems }] },
+    { cause: cause },
   );
 }
 

@@ -13,7 +13,7 @@ export function assertValidName(kind: 'environment' | 'agent', name: string): vo
   throw new WorkspaceError(
     'INVALID_NAME',
     `Invalid ${kind} name ${JSON.stringify(name)}: use 1 to 64 letters, digits, "-" or "_" (no spaces, path separators or dots).`,
-    { details: { kind, name } },
+    { kind, name },
   );
 }
 

@@ -135,10 +135,8 @@ function invalid(file: string, reason: string, cause?: unknown, line?: number): 
   return new PromptError(
     'PROMPT_INVALID',
     `Invalid prompt file ${file}${at}: ${reason}. Fix the file and try again.`,
-    {
-      details: { path: file, reason, line: line ?? null },
-      cause,
-    },
+    { path: file, reason, line: line ?? null },
+    { cause: cause },
   );
 }
 
@@ -326,16 +324,15 @@ export async function parsePromptFile(file: string): Promise<AgentDefinition> {
       throw new WorkspaceError(
         'AGENT_NOT_FOUND',
         `Prompt file ${file} does not exist. Check the agent name and environment.`,
-        {
-          details: { path: file },
-          cause: error,
-        },
+        { path: file },
+        { cause: error },
       );
     }
     throw new WorkspaceError(
       'FILE_UNREADABLE',
       `Cannot read ${file}: ${(error as Error).message}.`,
-      { details: { path: file }, cause: error },
+      { path: file },
+      { cause: error },
     );
   }
   return parsePrompt(source, file);
@@ -374,7 +371,7 @@ export function promptFileText(input: NewPromptFile): string {
       .map((issue) => `${keyOf(issue.path)}: ${issue.message}`)
       .join('; ');
     throw new PromptError('PROMPT_INVALID', `Cannot write a prompt file: ${reasons}.`, {
-      details: { reason: reasons },
+      reason: reasons,
     });
   }
   const agent = parsed.data;
@@ -420,7 +417,8 @@ export function updatedPromptFileText(
       .map((issue) => `${keyOf(issue.path)}: ${issue.message}`)
       .join('; ');
     throw new PromptError('PROMPT_INVALID', `Cannot update ${definition.path}: ${reasons}.`, {
-      details: { path: definition.path, reason: reasons },
+      path: definition.path,
+      reason: reasons,
     });
   }
   const frontMatter: Record<string, unknown> = { ...definition.frontMatter };
@@ -465,7 +463,8 @@ export async function writePromptFile(
       throw new WorkspaceError(
         'AGENT_FILE_EXISTS',
         `Prompt file ${file} already exists. Choose another name, or edit the existing file.`,
-        { details: { path: file }, cause: error },
+        { path: file },
+        { cause: error },
       );
     }
     throw error;

@@ -90,10 +90,8 @@ export async function renderPrompt(
     throw new PromptError(
       'PROMPT_INVALID',
       `Cannot render prompt file ${definition.path}: ${(error as Error).message}. Fix the file and try again.`,
-      {
-        details: { path: definition.path, reason: (error as Error).message },
-        cause: error,
-      },
+      { path: definition.path, reason: (error as Error).message },
+      { cause: error },
     );
   }
   const system: string[] = [];

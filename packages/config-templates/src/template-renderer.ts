@@ -130,7 +130,7 @@ export function renderTemplate(text: string, options: RenderTemplateOptions): st
       'TEMPLATE_VARIABLE_MISSING',
       `Template ${options.file} uses variables that are not set: ${result.missing.join(', ')}. ` +
         `Add them to the environment's variables.yml (or set them in the process environment) and sync again.`,
-      { details: { missing: [{ file: options.file, variables: result.missing }] } },
+      { missing: [{ file: options.file, variables: result.missing }] },
     );
   }
   return result.text;

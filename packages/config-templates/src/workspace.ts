@@ -199,7 +199,7 @@ export class Workspace {
     throw new WorkspaceError(
       'ENVIRONMENT_NOT_FOUND',
       `Environment "${env}" does not exist (known: ${known.length === 0 ? 'none; run `junction init`' : known.join(', ')}). Check the name or create it first.`,
-      { details: { environment: env, known } },
+      { environment: env, known },
     );
   }
 
@@ -222,10 +222,8 @@ export class Workspace {
         throw new WorkspaceError(
           'ENVIRONMENT_EXISTS',
           `Environment "${env}" already exists at ${dir}. Choose another name.`,
-          {
-            details: { environment: env, path: dir },
-            cause: error,
-          },
+          { environment: env, path: dir },
+          { cause: error },
         );
       }
       throw error;
@@ -252,7 +250,8 @@ export class Workspace {
       throw new WorkspaceError(
         'FILE_UNREADABLE',
         `Cannot read ${file}: ${(error as Error).message}.`,
-        { details: { path: file }, cause: error },
+        { path: file },
+        { cause: error },
       );
     }
     // The failsafe schema reads every scalar as the string written, so versions, ids and
@@ -263,7 +262,8 @@ export class Workspace {
       throw new WorkspaceError(
         'VARIABLES_INVALID',
         `Invalid YAML in ${file}${line === undefined ? '' : ` at line ${line}, column ${column}`}: ${reason}. Write one NAME: value per line.`,
-        { details: { path: file, line: line ?? null }, cause },
+        { path: file, line: line ?? null },
+        { cause: cause },
       );
     }
     const value = read.value;
@@ -272,9 +272,7 @@ export class Workspace {
       throw new WorkspaceError(
         'VARIABLES_INVALID',
         `${file} must be a map of NAME: value lines. Write one NAME: value per line.`,
-        {
-          details: { path: file },
-        },
+        { path: file },
       );
     }
     const variables: Record<string, string> = {};
@@ -283,7 +281,7 @@ export class Workspace {
         throw new WorkspaceError(
           'VARIABLES_INVALID',
           `${file}: variable ${name} must be a single value, not a list or map. Quote it if it is JSON text.`,
-          { details: { path: file, variable: name } },
+          { path: file, variable: name },
         );
       }
       variables[name] = entry;
@@ -299,9 +297,7 @@ export class Workspace {
         throw new WorkspaceError(
           'VARIABLES_INVALID',
           `Variable ${JSON.stringify(name)} needs a non-empty name and a string value.`,
-          {
-            details: { variable: name },
-          },
+          { variable: name },
         );
       }
     }
@@ -343,9 +339,7 @@ export class Workspace {
       throw new WorkspaceError(
         'AGENT_NOT_FOUND',
         `Agent "${name}" has no prompt file in environment "${from}" (${source}). Check the name.`,
-        {
-          details: { agent: name, environment: from, path: source },
-        },
+        { agent: name, environment: from, path: source },
       );
     }
     await mkdir(path.dirname(target), { recursive: true });
@@ -369,7 +363,8 @@ export class Workspace {
         throw new WorkspaceError(
           'AGENT_FILE_EXISTS',
           `Agent "${name}" already exists in environment "${to}" (${target}). Pass overwrite to replace it.`,
-          { details: { agent: name, environment: to, path: target }, cause: error },
+          { agent: name, environment: to, path: target },
+          { cause: error },
         );
       }
       throw error;

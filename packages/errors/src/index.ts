@@ -9,3 +9,5 @@ export type { ErrorCodes, ErrorKind } from './kinds.js';
 export { httpStatus, httpStatuses } from './http-status.js';
 export { JunctionError, errorClass, isJunctionError } from './junction-error.js';
 export type { ErrorClass, JunctionErrorOptions } from './junction-error.js';
+export { backoffDelay, retryWithBackoff } from './backoff.js';
+export type { Backoff, RetryOptions } from './backoff.js';

@@ -6,8 +6,9 @@
 import os from 'node:os';
 import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
+import { backoffDelay } from '@junction/errors';
 import type { Logger } from '@junction/telemetry';
-import { connectError, ManagementConnectError } from './connect-error.js';
+import { connectError, connectFailure } from './connect-error.js';
 import {
   PLATFORM_REQUESTS,
   timestamp,
@@ -38,7 +39,7 @@ export interface ManagementStatus {
   error?: string;
 }
 
-/** A fault a request handler raises: sent to the platform as ManagementError. */
+/** A fault a request handler raises: sent to the platform as the protocol's ManagementError. */
 export class ManagementRequestError extends Error {
   override readonly name = 'ManagementRequestError';
   constructor(
@@ -185,7 +186,7 @@ export class ManagementChannel {
 
   /**
    * Connects once, authenticates and closes: what `junction auth login` uses to check a key.
-   * Resolves with the platform's AuthResult; rejects with a ManagementConnectError.
+   * Resolves with the platform's AuthResult; rejects with a ManagementClientError (MANAGEMENT_KEY_REFUSED, MANAGEMENT_UNREACHABLE).
    */
   static async check(
     options: Pick<ManagementChannelOptions, 'settings' | 'station' | 'version' | 'logger'> & {
@@ -243,16 +244,16 @@ export class ManagementChannel {
       } catch (err) {
         const failure = connectError(settings.endpoint, err);
         this.#setStatus({ state: 'error', error: failure.message });
-        if (failure.kind === 'key') {
+        if (failure.code === 'MANAGEMENT_KEY_REFUSED') {
           logger.error(`${failure.message} Not reconnecting until Junction is restarted.`, {
             platform: settings.endpoint,
-            cause: failure.kind,
+            cause: failure.details.cause,
           });
           return;
         }
         logger[attempt === 0 ? 'error' : 'warn'](failure.message, {
           platform: settings.endpoint,
-          cause: failure.kind,
+          cause: failure.details.cause,
           attempt: attempt + 1,
         });
         end = { kind: 'lost', detail: failure.message };
@@ -300,8 +301,12 @@ export class ManagementChannel {
   /** Exponential backoff with jitter: base·2^attempt capped, then 50–100% of it. */
   #delay(attempt: number): number {
     const { initialMs, maxMs } = this.#backoff;
-    const capped = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
-    return Math.round(capped * (0.5 + (this.#o.random ?? Math.random)() * 0.5));
+    return backoffDelay(attempt, {
+      firstMs: initialMs,
+      maxMs,
+      jitter: 0.5,
+      ...(this.#o.random ? { random: this.#o.random } : {}),
+    });
   }
 
   #sleep(ms: number): Promise<void> {
@@ -348,7 +353,7 @@ export class ManagementChannel {
   async #open(): Promise<Session> {
     const { settings, version } = this.#o;
     if (settings.key === undefined) {
-      throw new ManagementConnectError(
+      throw connectFailure(
         settings.endpoint,
         'key',
         'no registration key: set management.registration_key in config.yaml (or JUNCTION_MANAGEMENT_REGISTRATION_KEY), or run `junction auth login`',
@@ -399,7 +404,7 @@ export class ManagementChannel {
       const timer = setTimeout(
         () =>
           fail(
-            new ManagementConnectError(
+            connectFailure(
               settings.endpoint,
               'network',
               `no answer to the registration within ${Math.round((this.#o.connectTimeoutMs ?? 15_000) / 1000)} s`,
@@ -414,11 +419,7 @@ export class ManagementChannel {
             const result = msg.auth_result as AuthResult;
             if (!result.success) {
               fail(
-                new ManagementConnectError(
-                  settings.endpoint,
-                  'key',
-                  result.error || 'authentication failed',
-                ),
+                connectFailure(settings.endpoint, 'key', result.error || 'authentication failed'),
               );
               return;
             }
@@ -427,7 +428,7 @@ export class ManagementChannel {
           } else if (msg.message === 'disconnect') {
             const d = msg.disconnect as Disconnect;
             fail(
-              new ManagementConnectError(
+              connectFailure(
                 settings.endpoint,
                 NO_RECONNECT.has(d.code) ? 'key' : 'platform',
                 `${d.reason || 'disconnected'} (${d.code})`,

@@ -2,17 +2,25 @@
 // platform refused the key, the network did not reach it, or TLS failed. The text starts with
 // the spec's `failed to connect to <platform>`.
 import * as grpc from '@grpc/grpc-js';
+import { ManagementClientError } from './errors.js';
 
 export type ConnectCause = 'key' | 'network' | 'tls' | 'platform';
 
-export class ManagementConnectError extends Error {
-  override readonly name = 'ManagementConnectError';
-  /** What failed; `key`: the platform answered and refused the key, so retrying does not help. */
-  readonly kind: ConnectCause;
-  constructor(platform: string, kind: ConnectCause, detail: string) {
-    super(`failed to connect to ${platform}: ${explain(kind, detail)}`);
-    this.kind = kind;
-  }
+/**
+ * The error of a channel that could not be made: MANAGEMENT_KEY_REFUSED when the platform
+ * answered and refused the key (retrying does not help), else MANAGEMENT_UNREACHABLE; its
+ * details name the platform and what failed (`cause`).
+ */
+export function connectFailure(
+  platform: string,
+  cause: ConnectCause,
+  detail: string,
+): ManagementClientError {
+  return new ManagementClientError(
+    cause === 'key' ? 'MANAGEMENT_KEY_REFUSED' : 'MANAGEMENT_UNREACHABLE',
+    `failed to connect to ${platform}: ${explain(cause, detail)}`,
+    { platform, cause },
+  );
 }
 
 function explain(cause: ConnectCause, detail: string): string {
@@ -62,24 +70,23 @@ function cleanDetail(details: string): string {
 }
 
 /** Classifies what went wrong while connecting or authenticating. */
-export function connectError(platform: string, err: unknown): ManagementConnectError {
-  if (err instanceof ManagementConnectError) return err;
+export function connectError(platform: string, err: unknown): ManagementClientError {
+  if (err instanceof ManagementClientError) return err;
   const e = err as Partial<grpc.ServiceError> & { message?: string };
   const details = cleanDetail(e.details ?? e.message ?? String(err));
   if (e.code === grpc.status.UNAUTHENTICATED || e.code === grpc.status.PERMISSION_DENIED) {
-    return new ManagementConnectError(platform, 'key', details || 'unauthenticated');
+    return connectFailure(platform, 'key', details || 'unauthenticated');
   }
   if (TLS_SIGNS.some((re) => re.test(details))) {
-    return new ManagementConnectError(platform, 'tls', details);
+    return connectFailure(platform, 'tls', details);
   }
   for (const [re, what] of NETWORK_SIGNS) {
-    if (re.test(details))
-      return new ManagementConnectError(platform, 'network', `${what} (${details})`);
+    if (re.test(details)) return connectFailure(platform, 'network', `${what} (${details})`);
   }
   if (e.code === grpc.status.UNAVAILABLE || e.code === grpc.status.DEADLINE_EXCEEDED) {
-    return new ManagementConnectError(platform, 'network', details || 'unavailable');
+    return connectFailure(platform, 'network', details || 'unavailable');
   }
-  return new ManagementConnectError(
+  return connectFailure(
     platform,
     'platform',
     e.code !== undefined ? `${grpc.status[e.code] ?? e.code}: ${details}` : details,

@@ -9,8 +9,8 @@ export type {
   Reply,
   StationService,
 } from './channel.js';
-export { ManagementConnectError } from './connect-error.js';
-export type { ConnectCause } from './connect-error.js';
+export { ManagementClientError, MANAGEMENT_CLIENT_ERRORS } from './errors.js';
+export type { ManagementClientErrorCode } from './errors.js';
 export type {
   Timestamp,
   AgentInfo,
@@ -27,7 +27,7 @@ export type {
   PlatformRequestKind,
   ManagementMessage,
 } from './messages.js';
-export { managementSettings, ManagementSettingsError } from './settings.js';
+export { managementSettings } from './settings.js';
 export type { KeySource, ManagementSettings } from './settings.js';
 export { createStation } from './station.js';
 export type { StationOptions, StationStore } from './station.js';

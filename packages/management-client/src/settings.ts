@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { withDefaultPort, type Config } from '@junction/config-templates';
 import { readLogin } from './workspace-files.js';
+import { ManagementClientError } from './errors.js';
 
 /** Where the key presented to the platform came from. */
 export type KeySource = 'config' | 'login';
@@ -27,11 +28,6 @@ export interface ManagementSettings {
   configHome: string;
 }
 
-/** The error a setting that cannot be used raises (the channel reports it as its state). */
-export class ManagementSettingsError extends Error {
-  override readonly name = 'ManagementSettingsError';
-}
-
 /**
  * The settings of `config.management`. The key is `management.registration_key` (or
  * JUNCTION_MANAGEMENT_REGISTRATION_KEY) when set — automated deployments pin it there — and
@@ -44,7 +40,8 @@ export function managementSettings(
   const m = config.management;
   const endpoint = options.endpoint ?? m.endpoint;
   if (endpoint === undefined) {
-    throw new ManagementSettingsError(
+    throw new ManagementClientError(
+      'MANAGEMENT_NOT_CONFIGURED',
       'management.endpoint is not set: give the platform host:port (or management.base_url) in config.yaml.',
     );
   }
@@ -54,7 +51,8 @@ export function managementSettings(
     try {
       ca = readFileSync(file);
     } catch (err) {
-      throw new ManagementSettingsError(
+      throw new ManagementClientError(
+        'MANAGEMENT_NOT_CONFIGURED',
         `management.ca_file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}): point it at the PEM file of the platform's CA.`,
       );
     }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadConfig, resolvePaths } from '@junction/config-templates';
-import { managementSettings, ManagementSettingsError, saveLogin } from '../src/index.js';
+import { managementSettings, ManagementClientError, saveLogin } from '../src/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const doc = readFileSync(path.join(root, 'docs/management.md'), 'utf8');
@@ -51,7 +51,7 @@ describe('docs/management.md', () => {
 
   it('the private-platform example reads its CA file relative to the workspace', () => {
     const { config, configHome } = load(yaml[1]!);
-    expect(() => managementSettings(config, { configHome })).toThrow(ManagementSettingsError);
+    expect(() => managementSettings(config, { configHome })).toThrow(ManagementClientError);
     expect(() => managementSettings(config, { configHome })).toThrow(
       `management.ca_file ${path.join(configHome, 'certs/platform-ca.pem')} cannot be read`,
     );

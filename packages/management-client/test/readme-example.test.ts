@@ -52,7 +52,7 @@ describe('README example', () => {
     try {
       // README-EXAMPLE-START
       // management.endpoint, use_tls, ca_file, name, tags; the key from config or `junction auth login`.
-      const settings = managementSettings(config, { configHome }); // or ManagementSettingsError
+      const settings = managementSettings(config, { configHome }); // or ManagementClientError
       const redactor = createRedactor(settings.key !== undefined ? [settings.key] : []);
       const channel = new ManagementChannel({
         settings,

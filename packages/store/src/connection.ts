@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client, InArgs, createClient as CreateClientFn } from '@libsql/client';
 import type { LibSQLDatabase } from 'drizzle-orm/libsql';
+import { retryWithBackoff } from '@junction/errors';
 import { DEFAULT_TIMEOUT_MS, Deadline } from './deadline.js';
 import { drizzleOver } from './drizzle-database.js';
 import { guardClient } from './guarded-client.js';
@@ -91,17 +92,13 @@ function withoutSecrets(url: string): string {
  * WAL takes an exclusive lock, and the busy handler does not cover every path to it: processes
  * starting together on an empty volume (api-server beside webhook-server) each wait their turn.
  */
-async function untilNotBusy<T>(step: () => Promise<T>, limitMs: number): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await step();
-    } catch (err) {
-      const code = String((err as { code?: unknown }).code ?? '');
-      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * 2 ** attempt)));
-    }
-  }
+function untilNotBusy<T>(step: () => Promise<T>, limitMs: number): Promise<T> {
+  return retryWithBackoff(step, {
+    firstMs: 10,
+    maxMs: 200,
+    forMs: limitMs,
+    retryable: (err) => String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY'),
+  });
 }
 
 async function configure(
@@ -301,9 +298,7 @@ function openFailed(location: StoreLocation, err: unknown): StoreError {
   return new StoreError(
     'STORE_OPEN_FAILED',
     `Could not open the store at ${where} (${reason}). ${hint}`,
-    {
-      details: { location: where, reason },
-      cause: err,
-    },
+    { location: where, reason },
+    { cause: err },
   );
 }

@@ -60,7 +60,7 @@ export async function runMigrations(
     throw new StoreError(
       'STORE_MIGRATION_FAILED',
       `The migrations folder ${folder} is missing; reinstall @junction/store (its package must ship the drizzle/ folder).`,
-      { details: { folder } },
+      { folder },
     );
   }
   let lastError: unknown;
@@ -82,6 +82,7 @@ export async function runMigrations(
   throw new StoreError(
     'STORE_MIGRATION_FAILED',
     `Could not bring the database schema up to date (${reason}). If a newer Junction wrote this database, upgrade; otherwise restore it from a backup.`,
-    { details: { folder, reason }, cause: lastError },
+    { folder, reason },
+    { cause: lastError },
   );
 }

@@ -42,10 +42,12 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const problems = parsed.error.issues.map(
       (i) => `${i.path.join('.') || 'options'}: ${i.message}`,
     );
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store: ${problems.join('; ')}.`, {
-      details: { problems },
-      cause: parsed.error,
-    });
+    throw new StoreError(
+      'STORE_OPEN_FAILED',
+      `Cannot open the store: ${problems.join('; ')}.`,
+      { problems },
+      { cause: parsed.error },
+    );
   }
   const { url, authToken, busyTimeoutMs, timeoutMs, now, cwd } = parsed.data;
   const location = resolveStoreLocation(url, cwd);

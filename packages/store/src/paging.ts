@@ -20,14 +20,14 @@ export function resolvePage(
     throw new StoreError(
       'INVALID_INPUT',
       `limit must be a whole number from 1 to ${MAX_LIMIT}; got ${String(limit)}.`,
-      { details: { field: 'limit', value: String(limit) } },
+      { field: 'limit', value: String(limit) },
     );
   }
   if (!Number.isInteger(offset) || offset < 0) {
     throw new StoreError(
       'INVALID_INPUT',
       `offset must be a whole number of at least 0; got ${String(offset)}.`,
-      { details: { field: 'offset', value: String(offset) } },
+      { field: 'offset', value: String(offset) },
     );
   }
   return { limit, offset };

@@ -1,4 +1,9 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import {
+  codesOf,
+  JunctionError,
+  type ErrorCodes,
+  type JunctionErrorOptions,
+} from '@junction/errors';
 import type { JsonValue } from './schema.js';
 
 /** Every code a StoreError can carry, with its kind (see @junction/errors). */
@@ -29,9 +34,10 @@ export class StoreError extends JunctionError<StoreErrorCode, StoreErrorDetails>
   constructor(
     code: StoreErrorCode,
     message: string,
-    options: { details?: StoreErrorDetails; cause?: unknown } = {},
+    details: StoreErrorDetails = {},
+    options: JunctionErrorOptions = {},
   ) {
-    super(code, STORE_ERRORS[code], message, options.details ?? {}, options);
+    super(code, STORE_ERRORS[code], message, details, options);
   }
 
   /** A plain object for logs and HTTP bodies; the cause is reduced to its message. */
@@ -138,7 +144,7 @@ export function storeDeadlineError(
   return new StoreError(
     'STORE_UNAVAILABLE',
     `Cannot ${operation}: the database did not answer within ${timeoutMs} ms. Retry shortly; check that the libSQL server (sqld) is running and not overloaded, or raise database_timeout_ms if it is only slow.`,
-    { details: { operation, timeoutMs, sent } },
+    { operation, timeoutMs, sent },
   );
 }
 
@@ -159,28 +165,32 @@ export function toStoreError(err: unknown, operation: string): StoreError {
     return new StoreError(
       'CONFLICT',
       `Cannot ${operation}: a row with the same key already exists (${reason}). Use a different name or update the existing row.`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
   if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
     return new StoreError(
       'INVALID_REFERENCE',
       `Cannot ${operation}: it refers to a row that does not exist. Check the ids you passed.`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
   if (code.startsWith('SQLITE_CONSTRAINT')) {
     return new StoreError(
       'INVALID_INPUT',
       `Cannot ${operation}: the values break a constraint (${reason}). Fix the input and retry.`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StoreError(
       'STORE_BUSY',
       `Cannot ${operation}: the database stayed locked by another process past the busy timeout. Retry, or raise busyTimeoutMs.`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
   if (driver === undefined && isUnreachable(err)) {
@@ -190,18 +200,19 @@ export function toStoreError(err: unknown, operation: string): StoreError {
     return new StoreError(
       'STORE_UNAVAILABLE',
       `Cannot ${operation}: the database server cannot be reached (${why}). Retry shortly; check that the libSQL server (sqld) is running and reachable from here.`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
   if (code === 'CLIENT_CLOSED') {
     return new StoreError(
       'STORE_CLOSED',
       `Cannot ${operation}: the store is closed. Open it again with openStore().`,
-      { details, cause: err },
+      details,
+      { cause: err },
     );
   }
-  return new StoreError('STORE_QUERY_FAILED', `Cannot ${operation}: ${reason}`, {
-    details,
+  return new StoreError('STORE_QUERY_FAILED', `Cannot ${operation}: ${reason}`, details, {
     cause: err,
   });
 }
@@ -210,6 +221,7 @@ export function toStoreError(err: unknown, operation: string): StoreError {
 export function notFound(resource: string, key: string | number, hint?: string): StoreError {
   const suffix = hint ?? `List the ${resource}s to find the right one.`;
   return new StoreError('NOT_FOUND', `No ${resource} ${JSON.stringify(key)} exists. ${suffix}`, {
-    details: { resource, key },
+    resource,
+    key,
   });
 }

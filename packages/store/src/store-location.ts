@@ -28,7 +28,8 @@ export function resolveStoreLocation(url: string, cwd: string = process.cwd()): 
       throw new StoreError(
         'STORE_OPEN_FAILED',
         `The store URL ${JSON.stringify(url)} is not a valid file: URL. Use file:///absolute/path.db or a plain path.`,
-        { details: { url }, cause: err },
+        { url },
+        { cause: err },
       );
     }
     return { kind: 'file', path: path.resolve(cwd, filePath) };
@@ -38,7 +39,7 @@ export function resolveStoreLocation(url: string, cwd: string = process.cwd()): 
     throw new StoreError(
       'STORE_OPEN_FAILED',
       `The store URL scheme ${JSON.stringify(scheme)} is not supported. Use :memory:, a file path, file:, libsql:, http(s): or ws(s):.`,
-      { details: { url } },
+      { url },
     );
   }
   return { kind: 'file', path: path.resolve(cwd, trimmed) };

@@ -206,9 +206,7 @@ export class Store {
       throw new StoreError(
         'STORE_CLOSED',
         `Cannot ${operation}: this store was closed. Open it again with openStore().`,
-        {
-          details: { operation },
-        },
+        { operation },
       );
     }
     return this.#conn.db;

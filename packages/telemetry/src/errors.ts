@@ -1,4 +1,9 @@
-import { codesOf, JunctionError, type ErrorCodes } from '@junction/errors';
+import {
+  codesOf,
+  JunctionError,
+  type ErrorCodes,
+  type JunctionErrorOptions,
+} from '@junction/errors';
 
 /** Every code this package throws, with its kind (see @junction/errors). */
 export const TELEMETRY_ERRORS = {
@@ -27,8 +32,9 @@ export class TelemetryError extends JunctionError<TelemetryErrorCode, TelemetryE
   constructor(
     code: TelemetryErrorCode,
     message: string,
-    options: { details?: TelemetryErrorDetails; cause?: unknown } = {},
+    details: TelemetryErrorDetails = {},
+    options: JunctionErrorOptions = {},
   ) {
-    super(code, TELEMETRY_ERRORS[code], message, options.details ?? {}, options);
+    super(code, TELEMETRY_ERRORS[code], message, details, options);
   }
 }

@@ -35,7 +35,7 @@ export function parseSamplerRatio(arg: number | string | undefined): number {
     throw new TelemetryError(
       'TELEMETRY_INVALID_SAMPLER_ARG',
       `The trace sampler ratio (OTEL_TRACES_SAMPLER_ARG) must be a number from 0 to 1, such as 0.25; got "${String(arg)}".`,
-      { details: { arg: String(arg) } },
+      { arg: String(arg) },
     );
   }
   return ratio;
@@ -48,7 +48,7 @@ export function createSampler(name: string = DEFAULT_SAMPLER, arg?: number | str
     throw new TelemetryError(
       'TELEMETRY_INVALID_SAMPLER',
       `Unknown trace sampler "${name}" (OTEL_TRACES_SAMPLER); use one of ${SAMPLER_NAMES.join(', ')}.`,
-      { details: { sampler: name, supported: [...SAMPLER_NAMES] } },
+      { sampler: name, supported: [...SAMPLER_NAMES] },
     );
   }
   switch (normalized) {

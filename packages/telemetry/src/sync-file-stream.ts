@@ -43,7 +43,8 @@ export class SyncFileStream extends Writable {
       throw new TelemetryError(
         'TELEMETRY_LOG_FILE_UNWRITABLE',
         `Cannot open the log file ${this.path} for appending; check that its folder exists and is writable, or choose another file.`,
-        { details: { file: this.path }, cause },
+        { file: this.path },
+        { cause: cause },
       );
     }
   }

@@ -13,7 +13,7 @@ export function parseOtlpHeaders(raw: string): Record<string, string> {
       throw new TelemetryError(
         'TELEMETRY_INVALID_HEADERS',
         `OTEL_EXPORTER_OTLP_HEADERS has an entry without "name=value" (${eq < 0 ? `"${name}"` : 'empty name'}); write it as name=value, separated by commas.`,
-        { details: { header: name } },
+        { header: name },
       );
     }
     const value = pair.slice(eq + 1).trim();
@@ -23,7 +23,8 @@ export function parseOtlpHeaders(raw: string): Record<string, string> {
       throw new TelemetryError(
         'TELEMETRY_INVALID_HEADERS',
         `OTEL_EXPORTER_OTLP_HEADERS: the value of "${name}" is not valid percent-encoding; encode a literal % as %25.`,
-        { details: { header: name }, cause },
+        { header: name },
+        { cause: cause },
       );
     }
   }

@@ -110,7 +110,8 @@ function invalidEndpoint(endpoint: string, cause?: unknown): TelemetryError {
   return new TelemetryError(
     'TELEMETRY_INVALID_ENDPOINT',
     `The trace endpoint "${shown}" (otel_endpoint / OTEL_EXPORTER_OTLP_ENDPOINT) is not an http(s) URL; use a base URL such as http://localhost:4318.`,
-    { details: { endpoint: shown }, cause },
+    { endpoint: shown },
+    { cause: cause },
   );
 }
 
@@ -121,7 +122,8 @@ function readCertificate(file: string): Buffer {
     throw new TelemetryError(
       'TELEMETRY_CERTIFICATE_UNREADABLE',
       `Cannot read the trace receiver's CA certificate ${file} (OTEL_EXPORTER_OTLP_CERTIFICATE); give the path of a readable PEM file.`,
-      { details: { file }, cause },
+      { file },
+      { cause: cause },
     );
   }
 }

@@ -4,30 +4,10 @@
 import { fileURLToPath } from 'node:url';
 import { spanRunIdOf, type SpanEventRecord, type SpanRecord } from '@junction/store';
 import protobuf from 'protobufjs';
+import { TracesError } from './errors.js';
 
 /** The two encodings of OTLP/HTTP. */
 export type OtlpEncoding = 'protobuf' | 'json';
-
-/** JSON-safe values for error details. */
-type DetailValue = string | number | boolean | null;
-
-/**
- * A body that is not an OTLP trace export request, or a span in it without a valid trace or
- * span id. The receiver answers it with 400 and its code; nothing of the body is stored.
- */
-export class OtlpDecodeError extends Error {
-  override readonly name = 'OtlpDecodeError';
-  readonly code = 'INVALID_OTLP' as const;
-  readonly details: Record<string, DetailValue>;
-
-  constructor(
-    message: string,
-    options: { details?: Record<string, DetailValue>; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.details = options.details ?? {};
-  }
-}
 
 /** The service name of spans whose resource names none, as the OpenTelemetry SDKs call it. */
 export const UNKNOWN_SERVICE = 'unknown_service';
@@ -65,7 +45,7 @@ export function otlpTraceTypes(): OtlpTraceTypes {
 
 /**
  * The spans of an OTLP ExportTraceServiceRequest, as the store keeps them. Throws
- * OtlpDecodeError when the body is not such a request in `encoding`, or when a span has a
+ * a TracesError (INVALID_OTLP) when the body is not such a request in `encoding`, or when a span has a
  * missing, malformed or all-zero trace or span id.
  */
 export function decodeOtlpTraces(body: Buffer, encoding: OtlpEncoding): SpanRecord[] {
@@ -85,9 +65,11 @@ function readProtobuf(body: Buffer): Record<string, unknown> {
     // 64-bit times as decimal strings (never a lossy number); enums as numbers; bytes kept.
     return request.toObject(message, { longs: String, enums: Number, defaults: false });
   } catch (err) {
-    throw new OtlpDecodeError(
+    throw new TracesError(
+      'INVALID_OTLP',
       `the body is not an OTLP protobuf ExportTraceServiceRequest: ${reasonOf(err)}`,
-      { details: { encoding: 'protobuf' }, cause: err },
+      { encoding: 'protobuf' },
+      { cause: err },
     );
   }
 }
@@ -97,15 +79,18 @@ function readJson(body: Buffer): Record<string, unknown> {
   try {
     parsed = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new OtlpDecodeError(
+    throw new TracesError(
+      'INVALID_OTLP',
       `the body is not an OTLP/JSON ExportTraceServiceRequest: it is not valid JSON (${reasonOf(err)})`,
-      { details: { encoding: 'json' }, cause: err },
+      { encoding: 'json' },
+      { cause: err },
     );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new OtlpDecodeError(
+    throw new TracesError(
+      'INVALID_OTLP',
       'the body is not an OTLP/JSON ExportTraceServiceRequest: expected a JSON object with "resourceSpans"',
-      { details: { encoding: 'json' } },
+      { encoding: 'json' },
     );
   }
   return parsed as Record<string, unknown>;
@@ -115,11 +100,12 @@ function readJson(body: Buffer): Record<string, unknown> {
 class TreeReader {
   constructor(readonly form: 'protobuf' | 'OTLP/JSON') {}
 
-  fail(path: string, what: string): OtlpDecodeError {
+  fail(path: string, what: string): TracesError {
     const label = this.form === 'protobuf' ? 'OTLP protobuf' : 'OTLP/JSON';
-    return new OtlpDecodeError(
+    return new TracesError(
+      'INVALID_OTLP',
       `the body is not an ${label} ExportTraceServiceRequest: ${path} ${what}`,
-      { details: { path } },
+      { path },
     );
   }
 

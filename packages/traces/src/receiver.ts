@@ -1,6 +1,6 @@
 // The OTLP/HTTP trace receiver: `POST /v1/traces` in protobuf or JSON, plain or gzip, written
 // to the store in one insert before it answers. Every refusal is JSON with a stable code,
-// from the one table below; bodies are never logged.
+// by kind from the one table of errors.ts; bodies are never logged.
 import zlib from 'node:zlib';
 import express, {
   type ErrorRequestHandler,
@@ -10,39 +10,14 @@ import express, {
 } from 'express';
 import { isStoreError, type SpanRecord } from '@junction/store';
 import type { Logger } from '@junction/telemetry';
-import { decodeOtlpTraces, OtlpDecodeError, otlpTraceTypes, type OtlpEncoding } from './decode.js';
+import { decodeOtlpTraces, otlpTraceTypes, type OtlpEncoding } from './decode.js';
+import { TRACES_HTTP_STATUS, TracesError, type TracesErrorCode } from './errors.js';
 import type { TraceStore } from './trace-store.js';
 
 /** The path OTLP/HTTP exporters send traces to. */
 export const TRACE_RECEIVER_PATH = '/v1/traces';
 /** Largest body taken by default, before and after gunzip: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** Every code a refusal of the receiver carries. */
-export const TRACE_RECEIVER_ERROR_CODES = [
-  'INVALID_OTLP',
-  'INVALID_REQUEST',
-  'NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'STORE_UNAVAILABLE',
-  'INTERNAL_ERROR',
-] as const;
-export type TraceReceiverErrorCode = (typeof TRACE_RECEIVER_ERROR_CODES)[number];
-
-/** HTTP status of every code the receiver answers with. */
-export const TRACE_RECEIVER_HTTP_STATUS: Readonly<Record<TraceReceiverErrorCode, number>> = {
-  INVALID_OTLP: 400,
-  INVALID_REQUEST: 400,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  // OTLP exporters retry a 503, after Retry-After.
-  STORE_UNAVAILABLE: 503,
-  INTERNAL_ERROR: 500,
-};
 
 /** What the receiver needs. */
 export interface TraceReceiverOptions {
@@ -53,13 +28,13 @@ export interface TraceReceiverOptions {
 }
 
 /** A refusal on its way to the one place that answers it. */
-class Refusal extends Error {
+class Refusal extends TracesError {
   constructor(
-    readonly code: TraceReceiverErrorCode,
+    code: TracesErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -174,7 +149,7 @@ function readBody(req: Request, limit: number, gzip: boolean): Promise<Buffer> {
 function refuse(res: Response, refusal: Refusal): void {
   if (res.headersSent) return;
   res
-    .status(TRACE_RECEIVER_HTTP_STATUS[refusal.code])
+    .status(TRACES_HTTP_STATUS[refusal.code])
     .set(refusal.headers)
     .json({ error: { code: refusal.code, message: refusal.message } });
 }
@@ -208,7 +183,7 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
   ): void => {
     logger.debug('refused an OTLP trace export', {
       code: refusal.code,
-      status: TRACE_RECEIVER_HTTP_STATUS[refusal.code],
+      status: TRACES_HTTP_STATUS[refusal.code],
       ...details,
     });
     refuse(res, refusal);
@@ -230,7 +205,7 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
       records = decodeOtlpTraces(body, encoding);
     } catch (err) {
       if (err instanceof Refusal) return answerRefusal(res, err);
-      if (err instanceof OtlpDecodeError) {
+      if (err instanceof TracesError) {
         // The message may quote the body back to its sender; the log gets only where it broke.
         return answerRefusal(
           res,

@@ -1,7 +1,8 @@
 // decodeOtlpTraces on bodies made by hand: every AnyValue form, 64-bit times to the
 // microsecond, and each way a body or an id can be wrong.
 import { describe, expect, it } from '@jest/globals';
-import { decodeOtlpTraces, OtlpDecodeError, otlpTraceTypes } from '../src/decode.js';
+import { decodeOtlpTraces, otlpTraceTypes } from '../src/decode.js';
+import { TracesError } from '../src/errors.js';
 
 const TRACE = '5B8EFFF798038103D269B633813FC60C';
 const SPAN = 'EEE19B7EC3C1B174';
@@ -21,14 +22,14 @@ function jsonRequest(spans: unknown[], resourceAttributes: unknown[] = []): Buff
   );
 }
 
-function refusalOf(fn: () => unknown): OtlpDecodeError {
+function refusalOf(fn: () => unknown): TracesError {
   try {
     fn();
   } catch (err) {
-    if (err instanceof OtlpDecodeError) return err;
+    if (err instanceof TracesError) return err;
     throw err;
   }
-  throw new Error('expected an OtlpDecodeError');
+  throw new Error('expected an TracesError');
 }
 
 describe('decodeOtlpTraces, OTLP/JSON', () => {

@@ -6,6 +6,7 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { APICallError, wrapLanguageModel } from 'ai';
+import { backoffDelay } from '@junction/errors';
 import type { Metrics, Tracer } from '@junction/telemetry';
 import { StreamedAnswer, toolCallsOf, type TurnAnswer } from '../runs/run-journal.js';
 import type { Span } from '@junction/telemetry';
@@ -68,7 +69,7 @@ export interface ModelRetry {
  * under the backoff), else 2 s doubled per attempt. Kept here only to say it to a person.
  */
 export function retryDelayMs(err: unknown, attempt: number): number {
-  const backoff = 2000 * 2 ** (attempt - 1);
+  const backoff = backoffDelay(attempt - 1, { firstMs: 2000, maxMs: Infinity });
   const headers = APICallError.isInstance(err) ? err.responseHeaders : undefined;
   let ms: number | undefined;
   const afterMs = headers?.['retry-after-ms'];

@@ -1,3 +1,4 @@
+import { retryWithBackoff } from '@junction/errors';
 import { isStoreError, storeCallUnsent } from '@junction/store';
 
 /** How a run waits out a store outage (`whileStoreAway`). */
@@ -29,18 +30,6 @@ export function storeWaitOf(leaseMs: number, options: Omit<StoreWait, 'forMs'> =
   return { ...options, forMs: Math.floor((leaseMs * 2) / 3) };
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * Runs `call`, and again with backoff while it fails because the store is unavailable (a
  * database server away or frozen: STORE_UNAVAILABLE) or stayed locked (STORE_BUSY), for
@@ -50,24 +39,17 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * when `onlyUnsent` says repeating it would apply it twice.
  */
 export async function whileStoreAway<T>(call: () => Promise<T>, wait: StoreWait): Promise<T> {
-  const now = wait.now ?? Date.now;
-  let giveUpAt: number | undefined;
-  for (let pauseMs = FIRST_PAUSE_MS; ; pauseMs = Math.min(MAX_PAUSE_MS, pauseMs * 2)) {
-    try {
-      return await call();
-    } catch (err) {
-      // Locked past the busy timeout (a loaded server, another process's long write): refused,
-      // so nothing was written and it is tried again like an outage.
-      const busy = isStoreError(err, 'STORE_BUSY');
-      if ((!busy && !isStoreError(err, 'STORE_UNAVAILABLE')) || wait.signal?.aborted) throw err;
-      if (!busy && wait.onlyUnsent && !storeCallUnsent(err)) throw err;
-      if (giveUpAt === undefined) {
-        giveUpAt = now() + wait.forMs;
-        wait.onWait?.(err);
-      }
-      const left = giveUpAt - now();
-      if (left <= 0) throw err;
-      await pause(Math.min(pauseMs, left), wait.signal);
-    }
-  }
+  return retryWithBackoff(call, {
+    firstMs: FIRST_PAUSE_MS,
+    maxMs: MAX_PAUSE_MS,
+    forMs: wait.forMs,
+    // Locked past the busy timeout (a loaded server, another process's long write): refused,
+    // so nothing was written and it is tried again like an outage.
+    retryable: (err) =>
+      isStoreError(err, 'STORE_BUSY') ||
+      (isStoreError(err, 'STORE_UNAVAILABLE') && (!wait.onlyUnsent || storeCallUnsent(err))),
+    ...(wait.signal ? { signal: wait.signal } : {}),
+    ...(wait.onWait ? { onFirstFailure: wait.onWait } : {}),
+    ...(wait.now ? { now: wait.now } : {}),
+  });
 }

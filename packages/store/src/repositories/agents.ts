@@ -147,7 +147,7 @@ function uniqueIds(ids: readonly number[], what: string): number[] {
   for (const id of ids) {
     if (!Number.isInteger(id)) {
       throw new StoreError('INVALID_INPUT', `${what} must be whole numbers; got ${String(id)}.`, {
-        details: { field: what },
+        field: what,
       });
     }
   }
@@ -447,7 +447,7 @@ export class AgentsRepository {
       throw new StoreError(
         'INVALID_INPUT',
         `Agent ${agentId} cannot be its own sub-agent; remove it from the list.`,
-        { details: { agentId } },
+        { agentId },
       );
     }
     await this.#ctx.write('set sub-agents', async (db) => {

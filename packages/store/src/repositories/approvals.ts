@@ -143,9 +143,7 @@ export class ApprovalsRepository {
       throw new StoreError(
         'CONFLICT',
         `Approval ${JSON.stringify(approvalId)} is already ${status}; it can be decided only once, while pending.`,
-        {
-          details: { approvalId, status },
-        },
+        { approvalId, status },
       );
     });
   }

@@ -91,7 +91,7 @@ export class CodingSessionsRepository {
       throw new StoreError(
         'CONFLICT',
         `A coding session with id ${JSON.stringify(input.id)} already exists; make a new id or use the existing session.`,
-        { details: { id: input.id } },
+        { id: input.id },
       );
     });
   }
@@ -167,14 +167,14 @@ export class CodingSessionsRepository {
 function checkCreate(input: CodingSessionCreateInput): void {
   if (typeof input.id !== 'string' || input.id.length === 0) {
     throw new StoreError('INVALID_INPUT', 'A coding session needs a non-empty id.', {
-      details: { field: 'id' },
+      field: 'id',
     });
   }
   if (!(CODING_SESSION_BACKENDS as readonly string[]).includes(input.backend)) {
     throw new StoreError(
       'INVALID_INPUT',
       `backend must be one of ${CODING_SESSION_BACKENDS.join(', ')}; got ${JSON.stringify(input.backend)}.`,
-      { details: { field: 'backend', value: String(input.backend) } },
+      { field: 'backend', value: String(input.backend) },
     );
   }
 }
@@ -184,7 +184,7 @@ function checkCount(count: number): void {
     throw new StoreError(
       'INVALID_INPUT',
       `messageCount must be a whole number of at least 0; got ${String(count)}.`,
-      { details: { field: 'messageCount', value: String(count) } },
+      { field: 'messageCount', value: String(count) },
     );
   }
 }

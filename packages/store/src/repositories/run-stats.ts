@@ -77,7 +77,7 @@ function groupKey(groupBy: TokenUsageGroup): SQL<string> {
     throw new StoreError(
       'INVALID_INPUT',
       `groupBy must be one of ${TOKEN_USAGE_GROUPS.join(', ')}; got ${JSON.stringify(String(groupBy))}.`,
-      { details: { field: 'groupBy', value: String(groupBy) } },
+      { field: 'groupBy', value: String(groupBy) },
     );
   }
   return groupBy === 'agent'

@@ -284,9 +284,7 @@ export class RunsRepository {
         throw new StoreError(
           'CONFLICT',
           `A run with idempotency key ${JSON.stringify(input.idempotencyKey)} already exists (run ${existing?.id ?? '?'}); fetch that run instead of queueing another.`,
-          {
-            details: { idempotencyKey: input.idempotencyKey ?? null, runId: existing?.id ?? null },
-          },
+          { idempotencyKey: input.idempotencyKey ?? null, runId: existing?.id ?? null },
         );
       },
     );
@@ -335,7 +333,7 @@ export class RunsRepository {
       throw new StoreError(
         'CONFLICT',
         `Run ${id} already ended ${current.status}; only a queued or running run can be cancelled.`,
-        { details: { runId: id, status: current.status } },
+        { runId: id, status: current.status },
       );
     });
   }
@@ -610,7 +608,9 @@ export class RunsRepository {
         ? `Run ${id} is now held by worker ${JSON.stringify(current.workerId)}, not ${JSON.stringify(workerId)}; its lease expired and another worker took it over.`
         : `Run ${id} already ended with status ${current.status}; a finished run cannot change.`;
       throw new StoreError('CONFLICT', message, {
-        details: { runId: id, status: current.status, workerId: current.workerId },
+        runId: id,
+        status: current.status,
+        workerId: current.workerId,
       });
     });
   }

@@ -29,10 +29,8 @@ export class SettingsRepository {
       throw new StoreError(
         'INVALID_INPUT',
         `The stored setting ${JSON.stringify(key)} does not have the expected shape (${parsed.error.message}); set it again.`,
-        {
-          details: { key },
-          cause: parsed.error,
-        },
+        { key },
+        { cause: parsed.error },
       );
     }
     return parsed.data;

@@ -135,7 +135,8 @@ const ZEROS = /^0+$/;
 function invalid(index: number, field: string, why: string, value: unknown): StoreError {
   const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : String(value);
   return new StoreError('INVALID_INPUT', `Span ${index}: ${field} ${why}; got ${shown}.`, {
-    details: { index, field },
+    index,
+    field,
   });
 }
 
@@ -153,10 +154,12 @@ function jsonText(index: number, field: string, value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch (err) {
-    throw new StoreError('INVALID_INPUT', `Span ${index}: ${field} cannot be written as JSON.`, {
-      details: { index, field },
-      cause: err,
-    });
+    throw new StoreError(
+      'INVALID_INPUT',
+      `Span ${index}: ${field} cannot be written as JSON.`,
+      { index, field },
+      { cause: err },
+    );
   }
 }
 
@@ -242,7 +245,7 @@ function checkLimit(limit: number | undefined): number {
     throw new StoreError(
       'INVALID_INPUT',
       `limit must be a whole number from 1 to ${MAX_TRACE_SEARCH_LIMIT}; got ${String(value)}.`,
-      { details: { field: 'limit', value: String(value) } },
+      { field: 'limit', value: String(value) },
     );
   }
   return value;
@@ -253,7 +256,7 @@ function microsOf(field: string, date: Date): number {
   const ms = date instanceof Date ? date.getTime() : Number.NaN;
   if (!Number.isFinite(ms)) {
     throw new StoreError('INVALID_INPUT', `${field} must be a valid date; got ${String(date)}.`, {
-      details: { field },
+      field,
     });
   }
   return ms * 1000;
@@ -319,7 +322,7 @@ export class SpansRepository {
       throw new StoreError(
         'INVALID_INPUT',
         `status must be "error" or "ok"; got ${JSON.stringify(String(search.status))}.`,
-        { details: { field: 'status', value: String(search.status) } },
+        { field: 'status', value: String(search.status) },
       );
     }
     const matching: SQL[] = [];
@@ -434,7 +437,7 @@ export class SpansRepository {
       throw new StoreError(
         'INVALID_INPUT',
         `maxBytes must be a number of at least 0 (Infinity for no cap); got ${String(maxBytes)}.`,
-        { details: { field: 'maxBytes', value: String(maxBytes) } },
+        { field: 'maxBytes', value: String(maxBytes) },
       );
     }
     let deleted = await this.#ctx.write('prune old spans', async (db) => {

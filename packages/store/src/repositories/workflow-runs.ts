@@ -473,7 +473,7 @@ export class WorkflowRunsRepository {
       throw new StoreError(
         'CONFLICT',
         `Workflow run ${id} is ${current.status} and not held by ${JSON.stringify(workerId)}; another party ended or took it.`,
-        { details: { workflowRunId: id, status: current.status, workerId: current.workerId } },
+        { workflowRunId: id, status: current.status, workerId: current.workerId },
       );
     });
   }
@@ -537,7 +537,7 @@ export class WorkflowRunsRepository {
       throw new StoreError(
         'CONFLICT',
         `Workflow run ${id} already ended ${current.status}; only a run that has not ended can be cancelled.`,
-        { details: { workflowRunId: id, status: current.status } },
+        { workflowRunId: id, status: current.status },
       );
     });
   }

@@ -28,7 +28,8 @@ export default class WorkflowValidate extends JunctionCommand {
       throw new ConfigTemplatesError(
         'FILE_UNREADABLE',
         `Cannot read ${args.file}: ${(err as Error).message}.`,
-        { details: { path: args.file }, cause: err },
+        { path: args.file },
+        { cause: err },
       );
     }
     const model = parseWorkflow(text, args.file, fileStem(args.file));
