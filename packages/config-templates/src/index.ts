@@ -50,6 +50,7 @@ export {
 export type { NewPromptFile, PromptFileChanges } from './prompt-file.js';
 export { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 export { inputDepthProblem, MAX_INPUT_DEPTH } from './input-depth.js';
+export { MAX_RUN_TIMEOUT_SECONDS } from './run-timeout.js';
 export {
   DURATION_EXAMPLES,
   DURATION_FORMS,

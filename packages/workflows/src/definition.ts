@@ -7,6 +7,7 @@
 import {
   cronProblem,
   inputDepthProblem,
+  MAX_RUN_TIMEOUT_SECONDS,
   parseFileDuration,
   readYaml,
   SCHEDULE_CATCH_UPS,
@@ -202,6 +203,14 @@ function operationOf(raw: Raw): string | undefined {
 }
 
 function agentState(raw: Raw, base: StateBase, problems: Problems): AgentState {
+  // The step's timeout is its run's: no longer than a run may take.
+  if (base.timeoutMs !== undefined && Math.round(base.timeoutMs / 1000) > MAX_RUN_TIMEOUT_SECONDS) {
+    problems.add(
+      base.id,
+      'timeout',
+      `must be at most 24h (${MAX_RUN_TIMEOUT_SECONDS} s), the longest a run may take`,
+    );
+  }
   const input = isObject(raw.input) ? raw.input : {};
   const agent = raw.agent ?? input.agent;
   if (typeof agent !== 'string' || agent.trim() === '') {

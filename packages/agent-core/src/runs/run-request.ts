@@ -2,7 +2,7 @@
 // workflow steps, the scheduler, the management platform). Surfaces build their wire schemas
 // from these field schemas, so a task or a name is judged the same way everywhere.
 import { z } from 'zod';
-import { hasControlCharacter } from '@junction/config-templates';
+import { hasControlCharacter, MAX_RUN_TIMEOUT_SECONDS } from '@junction/config-templates';
 import { isTraceParent } from '@junction/telemetry';
 import { RUN_SOURCES } from '@junction/store';
 import { AgentCoreError } from '../errors.js';
@@ -11,8 +11,6 @@ import { AgentCoreError } from '../errors.js';
 export const MAX_NAME_LENGTH = 200;
 /** Longest idempotency key. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-/** Longest per-run timeout a request may ask for: one day. */
-export const MAX_RUN_TIMEOUT_SECONDS = 86_400;
 
 const positiveId = (field: string): z.ZodInt =>
   z
