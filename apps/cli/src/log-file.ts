@@ -1,5 +1,5 @@
 // Reads the service log: JSON lines written by @junction/telemetry's logger (spec §6.5).
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 
 /** Most severe first, as `log_level` orders them. */
 export const LOG_LEVEL_NAMES = ['error', 'warn', 'info', 'debug'] as const;
@@ -124,16 +124,24 @@ export interface LogFollowerOptions {
   onLine: (line: string) => void;
 }
 
+/** The file being followed: held open, so what it gains is read even once rotation renamed it. */
+interface HeldFile {
+  handle: FileHandle;
+  inode: number;
+}
+
 /**
  * Polls `file` for appended lines. Survives the file not existing yet, being truncated
- * (starts again at 0) and being replaced by rotation (a new inode: starts at 0 of the new file).
+ * (starts again at 0) and being replaced by rotation: the file it read is held open, so the
+ * lines written to it after the last look and before the rename are read too, then the new
+ * file from its start. Each line is delivered once.
  */
 export class LogFollower {
   readonly #file: string;
   readonly #pollMs: number;
   readonly #onLine: (line: string) => void;
   #offset: number;
-  #inode: number | undefined;
+  #held: HeldFile | undefined;
   #partial = Buffer.alloc(0);
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
@@ -154,6 +162,8 @@ export class LogFollower {
   stop(): void {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
+    void this.#held?.handle.close().catch(() => undefined);
+    this.#held = undefined;
   }
 
   async #tick(): Promise<void> {
@@ -167,41 +177,51 @@ export class LogFollower {
   }
 
   async #poll(): Promise<void> {
+    // First the rest of the file read so far, wherever a rotation moved it.
+    if (this.#held) await this.#readNew(this.#held);
     let info;
     try {
       info = await stat(this.#file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      // Gone (rotated away, not created yet): whatever appears next is read from its start.
-      if (this.#inode !== undefined) this.#restart(undefined);
+      // Gone (rotated away, not created yet): the file that appears next is read from its start.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    if (this.#stopped || info.ino === this.#held?.inode) return;
+    // A file not read yet: the first one (from the offset given) or the one a rotation made.
+    if (this.#held) {
+      await this.#held.handle.close();
+      this.#offset = 0;
+      this.#partial = Buffer.alloc(0);
+    }
+    const held = { handle: await open(this.#file, 'r'), inode: info.ino };
+    if (this.#stopped) {
+      await held.handle.close();
       return;
     }
-    if (this.#inode !== undefined && info.ino !== this.#inode) this.#restart(info.ino);
-    this.#inode = info.ino;
-    if (info.size < this.#offset) this.#restart(info.ino);
-    if (info.size === this.#offset) return;
-    const handle = await open(this.#file, 'r');
-    try {
-      const len = info.size - this.#offset;
-      const buf = Buffer.alloc(len);
-      const { bytesRead } = await handle.read(buf, 0, len, this.#offset);
-      this.#offset += bytesRead;
-      const data = Buffer.concat([this.#partial, buf.subarray(0, bytesRead)]);
-      const last = data.lastIndexOf(NEWLINE);
-      this.#partial = last === -1 ? data : data.subarray(last + 1);
-      if (last === -1) return;
-      for (const line of data.subarray(0, last).toString('utf8').split('\n')) {
-        if (this.#stopped) return;
-        if (line.trim() !== '') this.#onLine(line);
-      }
-    } finally {
-      await handle.close();
-    }
+    this.#held = held;
+    await this.#readNew(held);
   }
 
-  #restart(inode: number | undefined): void {
-    this.#offset = 0;
-    this.#partial = Buffer.alloc(0);
-    this.#inode = inode;
+  /** Delivers the whole lines `held` gained since the offset (from 0 when it was truncated). */
+  async #readNew(held: HeldFile): Promise<void> {
+    const { size } = await held.handle.stat();
+    if (size < this.#offset) {
+      this.#offset = 0;
+      this.#partial = Buffer.alloc(0);
+    }
+    if (size === this.#offset) return;
+    const len = size - this.#offset;
+    const buf = Buffer.alloc(len);
+    const { bytesRead } = await held.handle.read(buf, 0, len, this.#offset);
+    this.#offset += bytesRead;
+    const data = Buffer.concat([this.#partial, buf.subarray(0, bytesRead)]);
+    const last = data.lastIndexOf(NEWLINE);
+    this.#partial = last === -1 ? data : data.subarray(last + 1);
+    if (last === -1) return;
+    for (const line of data.subarray(0, last).toString('utf8').split('\n')) {
+      if (this.#stopped) return;
+      if (line.trim() !== '') this.#onLine(line);
+    }
   }
 }
