@@ -154,60 +154,66 @@ function refuse(res: Response, refusal: Refusal): void {
     .json({ error: { code: refusal.code, message: refusal.message } });
 }
 
+/** Logs a refusal at debug level, with `details` (never the body), and answers it. */
+function answerRefusal(
+  logger: Logger,
+  res: Response,
+  refusal: Refusal,
+  details: Record<string, unknown> = {},
+): void {
+  logger.debug('refused an OTLP trace export', {
+    code: refusal.code,
+    status: TRACES_HTTP_STATUS[refusal.code],
+    ...details,
+  });
+  refuse(res, refusal);
+}
+
+/** One export request, read and decoded: how it was sent, and the spans it carries. */
+interface ReceivedExport {
+  encoding: OtlpEncoding;
+  gzip: boolean;
+  records: SpanRecord[];
+}
+
 /**
- * An express app receiving OTLP/HTTP traces at `POST /v1/traces` (protobuf or JSON, plain or
- * gzip) into `store.spans`. It answers 200 with an empty ExportTraceServiceResponse once the
- * spans are written; refusals are JSON: 400 INVALID_OTLP, 405 METHOD_NOT_ALLOWED, 413
- * PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, 503 STORE_UNAVAILABLE, 404 for other paths.
- * Mount it before any body parser: it reads the request stream itself.
+ * Checks the headers, reads the body and decodes it. A bad header or size throws a Refusal; a
+ * body that is not OTLP throws the decoder's TracesError.
  */
-export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
-  const { store, logger } = options;
-  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new RangeError(
-      `maxBodyBytes must be a whole number of at least 1; got ${String(limit)}.`,
-    );
+async function readExport(req: Request, limit: number): Promise<ReceivedExport> {
+  const encoding = encodingOf(req);
+  const gzip = isGzip(req);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit, 'sent');
   }
+  const body = await readBody(req, limit, gzip);
+  return { encoding, gzip, records: decodeOtlpTraces(body, encoding) };
+}
+
+/**
+ * The `POST /v1/traces` handler: reads the export, writes its spans in one insert, then
+ * answers an empty ExportTraceServiceResponse in the request's encoding.
+ */
+function receiveTraces(
+  store: TraceStore,
+  logger: Logger,
+  limit: number,
+): (req: Request, res: Response) => Promise<void> {
   // Encoded when first needed: loading the OTLP types costs every start of a service.
   let emptyResponse: Buffer | undefined;
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-
-  const answerRefusal = (
-    res: Response,
-    refusal: Refusal,
-    details: Record<string, unknown> = {},
-  ): void => {
-    logger.debug('refused an OTLP trace export', {
-      code: refusal.code,
-      status: TRACES_HTTP_STATUS[refusal.code],
-      ...details,
-    });
-    refuse(res, refusal);
-  };
-
-  app.post(TRACE_RECEIVER_PATH, async (req, res) => {
-    let encoding: OtlpEncoding;
-    let gzip: boolean;
-    let records: SpanRecord[];
+  return async (req, res) => {
+    let received: ReceivedExport;
     try {
-      encoding = encodingOf(req);
-      gzip = isGzip(req);
-      const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        req.resume();
-        throw tooLarge(limit, 'sent');
-      }
-      const body = await readBody(req, limit, gzip);
-      records = decodeOtlpTraces(body, encoding);
+      received = await readExport(req, limit);
     } catch (err) {
-      if (err instanceof Refusal) return answerRefusal(res, err);
+      if (err instanceof Refusal) return answerRefusal(logger, res, err);
       if (err instanceof TracesError) {
         // The message may quote the body back to its sender; the log gets only where it broke.
         return answerRefusal(
+          logger,
           res,
           new Refusal('INVALID_OTLP', `${err.message}. Nothing was stored.`),
           {
@@ -217,6 +223,7 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
       }
       throw err;
     }
+    const { encoding, gzip, records } = received;
 
     let stored: number;
     try {
@@ -224,6 +231,7 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
     } catch (err) {
       if (isStoreError(err, 'INVALID_INPUT')) {
         return answerRefusal(
+          logger,
           res,
           new Refusal('INVALID_OTLP', `${err.message} Nothing was stored.`),
         );
@@ -248,30 +256,15 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
       emptyResponse ??= Buffer.from(otlpTraceTypes().response.encode({}).finish());
       res.status(200).type('application/x-protobuf').send(emptyResponse);
     }
-  });
+  };
+}
 
-  app.all(TRACE_RECEIVER_PATH, (req, res) => {
-    answerRefusal(
-      res,
-      new Refusal(
-        'METHOD_NOT_ALLOWED',
-        `${req.method} is not allowed on ${TRACE_RECEIVER_PATH}; OTLP exporters send traces with POST.`,
-        { Allow: 'POST' },
-      ),
-    );
-  });
-
-  app.use((req, res) => {
-    refuse(
-      res,
-      new Refusal(
-        'NOT_FOUND',
-        `There is nothing at ${req.method} ${req.path}; the trace receiver takes POST ${TRACE_RECEIVER_PATH}.`,
-      ),
-    );
-  });
-
-  const onError: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
+/**
+ * The last error handler: a client error express raised (a malformed URL, say) is
+ * INVALID_REQUEST; anything else is logged and answered INTERNAL_ERROR.
+ */
+function answerFailure(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
     const status = (err as { status?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       refuse(
@@ -291,6 +284,52 @@ export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
       ),
     );
   };
-  app.use(onError);
+}
+
+/**
+ * An express app receiving OTLP/HTTP traces at `POST /v1/traces` (protobuf or JSON, plain or
+ * gzip) into `store.spans`. It answers 200 with an empty ExportTraceServiceResponse once the
+ * spans are written; refusals are JSON: 400 INVALID_OTLP, 405 METHOD_NOT_ALLOWED, 413
+ * PAYLOAD_TOO_LARGE, 415 UNSUPPORTED_MEDIA_TYPE, 503 STORE_UNAVAILABLE, 404 for other paths.
+ * Mount it before any body parser: it reads the request stream itself.
+ */
+export function createTraceReceiverApp(options: TraceReceiverOptions): Express {
+  const { store, logger } = options;
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new RangeError(
+      `maxBodyBytes must be a whole number of at least 1; got ${String(limit)}.`,
+    );
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.post(TRACE_RECEIVER_PATH, receiveTraces(store, logger, limit));
+
+  app.all(TRACE_RECEIVER_PATH, (req, res) => {
+    answerRefusal(
+      logger,
+      res,
+      new Refusal(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${TRACE_RECEIVER_PATH}; OTLP exporters send traces with POST.`,
+        { Allow: 'POST' },
+      ),
+    );
+  });
+
+  app.use((req, res) => {
+    refuse(
+      res,
+      new Refusal(
+        'NOT_FOUND',
+        `There is nothing at ${req.method} ${req.path}; the trace receiver takes POST ${TRACE_RECEIVER_PATH}.`,
+      ),
+    );
+  });
+
+  app.use(answerFailure(logger));
   return app;
 }

@@ -92,10 +92,10 @@ const optionsSchema = z.object({
 });
 
 /**
- * Builds the notifier. Each selected event is POSTed to `url` through deliverWebhook (3 attempts,
- * a notification_logs row each) in the background; runFinished and schedulerError never throw.
+ * The events selected in the checked options. Bad options throw OPTIONS_INVALID, and a malformed
+ * signing secret fails here, at start, rather than on the first event.
  */
-export function createNotifier(options: NotifierOptions): Notifier {
+function selectedEvents(options: NotifierOptions): Set<string> {
   const checked = optionsSchema.safeParse({
     url: options.url,
     events: options.events,
@@ -107,12 +107,30 @@ export function createNotifier(options: NotifierOptions): Notifier {
       `Cannot set up notifications: ${checked.error.issues.map((i) => i.message).join('; ')}.`,
     );
   }
-  // A malformed secret fails here, at start, rather than on the first event.
   if (options.signingSecret !== undefined) createWebhookSigner(options.signingSecret);
+  return new Set<string>(checked.data.events);
+}
+
+/** Hands payloads to deliverWebhook in the background and keeps track of them until close. */
+interface Deliveries {
+  /** Sends `build()`'s payload to `to` (by default `url`, if the event is selected); never throws. */
+  send(
+    event: NotificationEvent | 'approval.requested',
+    runId: number | undefined,
+    build: () => Promise<unknown>,
+    to?: string,
+  ): void;
+  /** Stops taking events and waits for those in flight, at most `timeoutMs`, then abandons them. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+/** The background deliveries of one notifier: each in flight until it settles or close gives up. */
+function createDeliveries(
+  options: NotifierOptions,
+  logger: Logger,
+  selected: ReadonlySet<string>,
+): Deliveries {
   const { store, url } = options;
-  const selected = new Set<string>(checked.data.events);
-  const logger = options.logger.child({ component: 'notifier' });
-  const now = options.now ?? ((): Date => new Date());
   const inFlight = new Set<Promise<void>>();
   const abort = new AbortController();
   let closed = false;
@@ -156,6 +174,82 @@ export function createNotifier(options: NotifierOptions): Notifier {
     void task.finally(() => inFlight.delete(task));
   };
 
+  const close = async (timeoutMs: number): Promise<void> => {
+    closed = true;
+    if (inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const settled = Promise.allSettled([...inFlight]).then(() => 'done' as const);
+    const outcome = await Promise.race([settled, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      logger.warn('abandoning notifications still in flight at shutdown', {
+        count: inFlight.size,
+        waited_ms: timeoutMs,
+      });
+      abort.abort();
+      await Promise.allSettled([...inFlight]);
+    }
+  };
+
+  return { send, close };
+}
+
+/** The scheduler.error payload for what the scheduler reported; the error text is redacted. */
+function schedulerErrorPayload(
+  details: SchedulerErrorDetails,
+  now: () => Date,
+  version: string,
+): SchedulerErrorPayload {
+  return {
+    event: 'scheduler.error',
+    occurred_at: (details.occurredAt ?? now()).toISOString(),
+    error: redactText(details.error),
+    agent: details.agent
+      ? {
+          id: details.agent.id ?? null,
+          name: details.agent.name,
+          environment: details.agent.environment ?? null,
+        }
+      : null,
+    schedule: details.schedule
+      ? { id: details.schedule.id ?? null, cron: details.schedule.cron ?? null }
+      : null,
+    service: { name: 'junction', version },
+  };
+}
+
+/** The workflow.failed payload for a workflow run that failed or timed out. */
+function workflowFailedPayload(
+  run: WorkflowRun,
+  now: () => Date,
+  version: string,
+): Record<string, unknown> {
+  return {
+    event: 'workflow.failed',
+    occurred_at: (run.completedAt ?? now()).toISOString(),
+    workflow_run_id: run.id,
+    workflow_id: run.workflowKey,
+    workflow_name: run.workflowName,
+    status: run.status,
+    error: run.error === null ? null : redactText(run.error),
+    service: { name: 'junction', version },
+  };
+}
+
+/**
+ * Builds the notifier. Each selected event is POSTed to `url` through deliverWebhook (3 attempts,
+ * a notification_logs row each) in the background; runFinished and schedulerError never throw.
+ */
+export function createNotifier(options: NotifierOptions): Notifier {
+  const selected = selectedEvents(options);
+  const { store, version } = options;
+  const logger = options.logger.child({ component: 'notifier' });
+  const now = options.now ?? ((): Date => new Date());
+  const { send, close } = createDeliveries(options, logger, selected);
+
   return {
     async runFinished(run: Run): Promise<void> {
       const event = runEventOf(run);
@@ -163,34 +257,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
       send(event, run.id, async () => {
         const environment =
           run.environmentId === null ? undefined : await store.environments.get(run.environmentId);
-        return agentEventPayload(run, {
-          environment: environment?.name ?? null,
-          version: options.version,
-          now,
-        });
+        return agentEventPayload(run, { environment: environment?.name ?? null, version, now });
       });
     },
 
     async schedulerError(details: SchedulerErrorDetails): Promise<void> {
-      send('scheduler.error', undefined, async () => {
-        const payload: SchedulerErrorPayload = {
-          event: 'scheduler.error',
-          occurred_at: (details.occurredAt ?? now()).toISOString(),
-          error: redactText(details.error),
-          agent: details.agent
-            ? {
-                id: details.agent.id ?? null,
-                name: details.agent.name,
-                environment: details.agent.environment ?? null,
-              }
-            : null,
-          schedule: details.schedule
-            ? { id: details.schedule.id ?? null, cron: details.schedule.cron ?? null }
-            : null,
-          service: { name: 'junction', version: options.version },
-        };
-        return payload;
-      });
+      send('scheduler.error', undefined, async () => schedulerErrorPayload(details, now, version));
     },
 
     async approvalRequested(payload: Record<string, unknown>): Promise<void> {
@@ -199,37 +271,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
     async workflowFinished(run: WorkflowRun): Promise<void> {
       if (run.status !== 'failed' && run.status !== 'timed_out') return;
-      send('workflow.failed', undefined, async () => ({
-        event: 'workflow.failed',
-        occurred_at: (run.completedAt ?? now()).toISOString(),
-        workflow_run_id: run.id,
-        workflow_id: run.workflowKey,
-        workflow_name: run.workflowName,
-        status: run.status,
-        error: run.error === null ? null : redactText(run.error),
-        service: { name: 'junction', version: options.version },
-      }));
+      send('workflow.failed', undefined, async () => workflowFailedPayload(run, now, version));
     },
 
     async close(closeOptions: { timeoutMs?: number } = {}): Promise<void> {
-      closed = true;
-      if (inFlight.size === 0) return;
-      const timeoutMs = closeOptions.timeoutMs ?? DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS;
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      });
-      const settled = Promise.allSettled([...inFlight]).then(() => 'done' as const);
-      const outcome = await Promise.race([settled, timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') {
-        logger.warn('abandoning notifications still in flight at shutdown', {
-          count: inFlight.size,
-          waited_ms: timeoutMs,
-        });
-        abort.abort();
-        await Promise.allSettled([...inFlight]);
-      }
+      await close(closeOptions.timeoutMs ?? DEFAULT_NOTIFIER_CLOSE_TIMEOUT_MS);
     },
   };
 }
