@@ -118,42 +118,69 @@ export function summarise(
  * error and counts in llm_errors_total.
  */
 export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): LanguageModelV3 {
-  const now = hooks.now ?? Date.now;
-  let step = hooks.stepsBefore ?? 0;
+  const turns = new TurnRecorder(hooks);
+  const middleware: LanguageModelV3Middleware = {
+    specificationVersion: 'v3',
+    wrapGenerate: async ({ doGenerate }) => generatedTurn(turns, doGenerate),
+    wrapStream: async ({ doStream }) => streamedTurn(turns, doStream),
+  };
+  return wrapLanguageModel({ model, middleware });
+}
+
+/**
+ * One wrapped model's count of turns and of failed calls, and what each call's end records:
+ * shared by its generated and streamed calls, so turns are numbered in the order they happen.
+ */
+class TurnRecorder {
+  readonly hooks: ModelTurnHooks;
+  readonly now: () => number;
+  #step: number;
   // Failed calls since the last turn that succeeded: the attempt number within a turn.
-  let failures = 0;
-  const attrs = () => llmGenerateAttributes({ model: hooks.modelId, provider: hooks.provider });
+  #failures = 0;
+
+  constructor(hooks: ModelTurnHooks) {
+    this.hooks = hooks;
+    this.now = hooks.now ?? Date.now;
+    this.#step = hooks.stepsBefore ?? 0;
+  }
+
+  /** The attributes an `llm.generate` span starts with. */
+  attrs(): ReturnType<typeof llmGenerateAttributes> {
+    return llmGenerateAttributes({ model: this.hooks.modelId, provider: this.hooks.provider });
+  }
 
   /** A call that failed: metrics, and the retry it leads to, if any. */
-  const failed = (err: unknown, started: number): void => {
+  failed(err: unknown, started: number): void {
+    const hooks = this.hooks;
     hooks.metrics?.recordLlm({
       model: hooks.modelId,
       provider: hooks.provider,
-      latencySeconds: (now() - started) / 1000,
+      latencySeconds: (this.now() - started) / 1000,
       error: true,
     });
-    failures += 1;
-    if (retryable(err) && failures <= (hooks.maxRetries ?? 2)) {
+    this.#failures += 1;
+    if (retryable(err) && this.#failures <= (hooks.maxRetries ?? 2)) {
       hooks.onRetry?.({
-        attempt: failures,
-        delayMs: retryDelayMs(err, failures),
+        attempt: this.#failures,
+        delayMs: retryDelayMs(err, this.#failures),
         status: APICallError.isInstance(err) ? (err.statusCode ?? null) : null,
       });
     } else {
-      failures = 0;
+      this.#failures = 0;
     }
-  };
+  }
 
   /** A call that answered: the turn, recorded on `span` and in the metrics, then reported. */
-  const answered = async (
+  async answered(
     span: Span,
     started: number,
     summary: ReturnType<typeof summarise>,
-  ): Promise<void> => {
-    failures = 0;
-    const latencyMs = now() - started;
+  ): Promise<void> {
+    const hooks = this.hooks;
+    this.#failures = 0;
+    const latencyMs = this.now() - started;
     const turn: ModelTurn = {
-      step: ++step,
+      step: ++this.#step,
       model: hooks.modelId,
       provider: hooks.provider,
       latencyMs,
@@ -176,88 +203,106 @@ export function withModelTurns(model: LanguageModelV3, hooks: ModelTurnHooks): L
       latencySeconds: latencyMs / 1000,
     });
     await hooks.onTurn(turn);
-  };
+  }
+}
 
-  const middleware: LanguageModelV3Middleware = {
-    specificationVersion: 'v3',
-    wrapGenerate: async ({ doGenerate }) =>
-      withSpan(
-        hooks.tracer,
-        SPAN_LLM_GENERATE,
-        attrs(),
-        async (span) => {
-          const started = now();
-          let result: LanguageModelV3GenerateResult;
-          try {
-            result = await doGenerate();
-          } catch (err) {
-            failed(err, started);
-            throw err;
-          }
-          await answered(
-            span,
-            started,
-            summarise({
-              content: result.content,
-              finishReason: result.finishReason,
-              usage: result.usage,
-            }),
-          );
-          return result;
-        },
-        // A call out to the model provider: CLIENT, as the conventions say.
-        { kind: SpanKind.CLIENT },
-      ),
-    wrapStream: async ({ doStream }) => {
-      // The span lasts as long as the stream, so it is ended by hand, not by withSpan.
-      const span = hooks.tracer.startSpan(SPAN_LLM_GENERATE, {
-        attributes: attrs(),
-        kind: SpanKind.CLIENT,
-      });
-      const started = now();
-      let result: LanguageModelV3StreamResult;
+/** A generated turn: the call inside its span, recorded when it answers or fails. */
+async function generatedTurn(
+  turns: TurnRecorder,
+  doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
+): Promise<LanguageModelV3GenerateResult> {
+  return withSpan(
+    turns.hooks.tracer,
+    SPAN_LLM_GENERATE,
+    turns.attrs(),
+    async (span) => {
+      const started = turns.now();
+      let result: LanguageModelV3GenerateResult;
       try {
-        result = await doStream();
+        result = await doGenerate();
       } catch (err) {
-        failed(err, started);
-        recordSpanError(span, err);
-        span.end();
+        turns.failed(err, started);
         throw err;
       }
-      const answer = new StreamedAnswer();
-      let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
-      let error: unknown;
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          async transform(part, controller) {
-            answer.add(part);
-            if (part.type === 'text-delta') {
-              hooks.onTextDelta?.(part.delta);
-            } else if (part.type === 'finish') {
-              finish = part;
-              // The turn is reported (and journaled) before the finish reaches the AI SDK, which
-              // starts the turn's tool calls once it sees it.
-              if (error === undefined)
-                await answered(span, started, summarise(answer.answer(part)));
-            } else if (part.type === 'error') {
-              error = part.error;
-            }
-            controller.enqueue(part);
-          },
-          flush() {
-            try {
-              if (!finish || error !== undefined) {
-                failed(error, started);
-                recordSpanError(span, error ?? new Error('the stream ended without finishing'));
-              }
-            } finally {
-              span.end();
-            }
-          },
+      await turns.answered(
+        span,
+        started,
+        summarise({
+          content: result.content,
+          finishReason: result.finishReason,
+          usage: result.usage,
         }),
       );
-      return { ...result, stream };
+      return result;
     },
-  };
-  return wrapLanguageModel({ model, middleware });
+    // A call out to the model provider: CLIENT, as the conventions say.
+    { kind: SpanKind.CLIENT },
+  );
+}
+
+/** A streamed turn: the span opens with the call and ends with its stream (see watchedStream). */
+async function streamedTurn(
+  turns: TurnRecorder,
+  doStream: () => PromiseLike<LanguageModelV3StreamResult>,
+): Promise<LanguageModelV3StreamResult> {
+  // The span lasts as long as the stream, so it is ended by hand, not by withSpan.
+  const span = turns.hooks.tracer.startSpan(SPAN_LLM_GENERATE, {
+    attributes: turns.attrs(),
+    kind: SpanKind.CLIENT,
+  });
+  const started = turns.now();
+  let result: LanguageModelV3StreamResult;
+  try {
+    result = await doStream();
+  } catch (err) {
+    turns.failed(err, started);
+    recordSpanError(span, err);
+    span.end();
+    throw err;
+  }
+  return { ...result, stream: watchedStream(turns, span, started, result.stream) };
+}
+
+/**
+ * The stream passed on part by part, with its text told as it arrives, the turn recorded at its
+ * finish, and a failed or unfinished stream recorded as a failed call when it ends.
+ */
+function watchedStream(
+  turns: TurnRecorder,
+  span: Span,
+  started: number,
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const answer = new StreamedAnswer();
+  let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
+  let error: unknown;
+  return stream.pipeThrough(
+    new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      async transform(part, controller) {
+        answer.add(part);
+        if (part.type === 'text-delta') {
+          turns.hooks.onTextDelta?.(part.delta);
+        } else if (part.type === 'finish') {
+          finish = part;
+          // The turn is reported (and journaled) before the finish reaches the AI SDK, which
+          // starts the turn's tool calls once it sees it.
+          if (error === undefined)
+            await turns.answered(span, started, summarise(answer.answer(part)));
+        } else if (part.type === 'error') {
+          error = part.error;
+        }
+        controller.enqueue(part);
+      },
+      flush() {
+        try {
+          if (!finish || error !== undefined) {
+            turns.failed(error, started);
+            recordSpanError(span, error ?? new Error('the stream ended without finishing'));
+          }
+        } finally {
+          span.end();
+        }
+      },
+    }),
+  );
 }

@@ -189,21 +189,47 @@ function storeFault(err: unknown): boolean {
  * the AI SDK, which hands it to the model as a tool error; it does not end the run.
  */
 export function buildRunTools(input: RunToolsInput): ToolSet {
-  const { pool, tracer, environment } = input;
-  const now = input.now ?? Date.now;
+  const calls = new ToolCalls(input);
   const tools: ToolSet = {};
+  for (const { tool, server } of input.wiring.mcp) tools[tool.name] = mcpTool(calls, tool, server);
+  for (const local of input.localTools ?? []) tools[local.name] = localTool(calls, local);
+  for (const sub of input.wiring.subAgents) {
+    const name = subAgentToolName(sub.name);
+    tools[name] = subAgentTool(calls, sub, name);
+  }
+  return tools;
+}
+
+/** What a tool does when called: its text, and whether that text is an error. */
+type ToolCall = () => Promise<{ text: string; isError: boolean }>;
+
+/**
+ * How every tool of one run is called: the resume decision first, then the call itself, traced
+ * and recorded the same way whatever kind of tool it is.
+ */
+class ToolCalls {
+  readonly input: RunToolsInput;
+  readonly tracer: Tracer;
+  readonly now: () => number;
+
+  constructor(input: RunToolsInput) {
+    this.input = input;
+    this.tracer = input.tracer;
+    this.now = input.now ?? Date.now;
+  }
 
   /**
    * A call the model asked for: answered from the journal when an earlier attempt finished it,
    * else made (or skipped, or the run stopped) as the resume decision says, traced and recorded.
    */
-  const answer = async (
+  async answer(
     id: string,
     tool: string,
     server: string,
     args: unknown,
-    call: () => Promise<{ text: string; isError: boolean }>,
-  ): Promise<string> => {
+    call: ToolCall,
+  ): Promise<string> {
+    const input = this.input;
     const step = input.currentStep();
     const decision = input.resume?.({ id, step, tool, server, args });
     if (decision?.kind === 'replay') {
@@ -215,28 +241,30 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       throw decision.error;
     }
     const skipped = decision?.kind === 'skip' ? decision.text : undefined;
-    return traced(
+    return this.traced(
       id,
       tool,
       server,
       args,
       skipped === undefined ? call : async () => ({ text: skipped, isError: true }),
     );
-  };
+  }
 
-  const traced = async (
+  /** The call made inside a `tool.call` span, then reported to onToolCall, failed or not. */
+  async traced(
     id: string,
     tool: string,
     server: string,
     args: unknown,
-    call: () => Promise<{ text: string; isError: boolean }>,
-  ): Promise<string> =>
-    withSpan(
-      tracer,
+    call: ToolCall,
+  ): Promise<string> {
+    const input = this.input;
+    return withSpan(
+      this.tracer,
       SPAN_TOOL_CALL,
       toolCallAttributes({ toolName: tool, toolServer: server }),
       async (span) => {
-        const started = now();
+        const started = this.now();
         const step = input.currentStep();
         let text = '';
         let error: string | undefined;
@@ -252,7 +280,7 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
           }
           error = messageOf(err);
         }
-        const durationMs = now() - started;
+        const durationMs = this.now() - started;
         span.setAttributes(toolCallAttributes({ durationMs, success: error === undefined }));
         await input.onToolCall({
           id,
@@ -271,124 +299,130 @@ export function buildRunTools(input: RunToolsInput): ToolSet {
       // A call out to a tool server: CLIENT, as the conventions say.
       { kind: SpanKind.CLIENT },
     );
-
-  for (const { tool: t, server } of input.wiring.mcp) {
-    const spec = specOf(server);
-    const key = serverKey(environment, server.name);
-    const serverName = server.name;
-    tools[t.name] = dynamicTool({
-      description: t.description ?? t.name,
-      inputSchema: jsonSchema(
-        (t.inputSchema as Record<string, unknown> | null) ?? { type: 'object' },
-      ),
-      execute: async (args, { abortSignal, toolCallId }) =>
-        answer(toolCallId, t.name, serverName, args, async () => {
-          const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
-          const step = input.currentStep();
-          const idempotency = input.idempotencyKey?.(step, toolCallId);
-          try {
-            const result = await pool.callTool(
-              key,
-              spec,
-              t.name,
-              (args ?? {}) as Record<string, unknown>,
-              {
-                ...(call ? { signal: call.signal } : {}),
-                ...(input.onToolStart
-                  ? {
-                      beforeSend: () =>
-                        input.onToolStart?.({
-                          id: toolCallId,
-                          step,
-                          tool: t.name,
-                          server: serverName,
-                          args,
-                        }),
-                    }
-                  : {}),
-                ...(idempotency ? { meta: { [IDEMPOTENCY_META_KEY]: idempotency } } : {}),
-              },
-            );
-            return { text: resultText(result), isError: result.isError };
-          } finally {
-            call?.done();
-          }
-        }),
-    });
   }
+}
 
-  for (const local of input.localTools ?? []) {
-    tools[local.name] = dynamicTool({
-      description: local.description,
-      inputSchema: jsonSchema(local.inputSchema),
-      execute: async (args, { abortSignal, toolCallId }) =>
-        answer(toolCallId, local.name, local.server, args, async () => {
-          const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
-          try {
-            await input.onToolStart?.({
-              id: toolCallId,
-              step: input.currentStep(),
-              tool: local.name,
-              server: local.server,
-              args,
-            });
-            return await local.execute(args ?? {}, call ? { signal: call.signal } : {});
-          } finally {
-            call?.done();
-          }
-        }),
-    });
-  }
-
-  for (const sub of input.wiring.subAgents) {
-    const name = subAgentToolName(sub.name);
-    tools[name] = dynamicTool({
-      description:
-        `Delegate a task to the "${sub.name}" agent and get its final answer. ${sub.description}`.trim(),
-      inputSchema: jsonSchema({
-        type: 'object',
-        properties: {
-          task: { type: 'string', description: 'What the agent should do, in full.' },
-          variables: {
-            type: 'object',
-            additionalProperties: { type: 'string' },
-            description: 'Optional named values for the agent prompt.',
-          },
-        },
-        required: ['task'],
-        additionalProperties: false,
-      }),
-      execute: async (args, { toolCallId }) =>
-        answer(toolCallId, name, 'junction', args, async () => {
-          // The model's arguments are checked by the run request's own fields before anything is
-          // written: a wrong shape is a tool error that says what to send, never database text.
-          const checked = SUB_AGENT_ARGS.safeParse(args);
-          if (!checked.success) {
-            return {
-              text: `Invalid arguments for ${name}: ${checked.error.issues.map((i) => i.message).join('; ')}. Send {"task": "<what the agent should do>", "variables": {"NAME": "value"}}.`,
-              isError: true,
-            };
-          }
-          const { task, variables } = checked.data;
-          const step = input.currentStep();
-          await input.onToolStart?.({ id: toolCallId, step, tool: name, server: 'junction', args });
-          const outcome = await input.runSubAgent(
-            sub,
-            task,
-            variables ?? {},
-            input.idempotencyKey?.(step, toolCallId),
+/** An agent's MCP tool: a tools/call through the pool to its server, in the run's environment. */
+function mcpTool(calls: ToolCalls, t: Tool, server: McpServer): ToolSet[string] {
+  const input = calls.input;
+  const pool = input.pool;
+  const spec = specOf(server);
+  const key = serverKey(input.environment, server.name);
+  const serverName = server.name;
+  return dynamicTool({
+    description: t.description ?? t.name,
+    inputSchema: jsonSchema(
+      (t.inputSchema as Record<string, unknown> | null) ?? { type: 'object' },
+    ),
+    execute: async (args, { abortSignal, toolCallId }) =>
+      calls.answer(toolCallId, t.name, serverName, args, async () => {
+        const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
+        const step = input.currentStep();
+        const idempotency = input.idempotencyKey?.(step, toolCallId);
+        try {
+          const result = await pool.callTool(
+            key,
+            spec,
+            t.name,
+            (args ?? {}) as Record<string, unknown>,
+            {
+              ...(call ? { signal: call.signal } : {}),
+              ...(input.onToolStart
+                ? {
+                    beforeSend: () =>
+                      input.onToolStart?.({
+                        id: toolCallId,
+                        step,
+                        tool: t.name,
+                        server: serverName,
+                        args,
+                      }),
+                  }
+                : {}),
+              ...(idempotency ? { meta: { [IDEMPOTENCY_META_KEY]: idempotency } } : {}),
+            },
           );
-          if (outcome.run.status !== 'completed') {
-            return {
-              text: `Sub-agent run ${outcome.run.id} ended ${outcome.run.status}: ${outcome.run.error ?? ''}`,
-              isError: true,
-            };
-          }
-          return { text: outcome.output, isError: false };
-        }),
-    });
-  }
-  return tools;
+          return { text: resultText(result), isError: result.isError };
+        } finally {
+          call?.done();
+        }
+      }),
+  });
+}
+
+/** A tool Junction gives the run itself (see LocalTool), called in process. */
+function localTool(calls: ToolCalls, local: LocalTool): ToolSet[string] {
+  const input = calls.input;
+  return dynamicTool({
+    description: local.description,
+    inputSchema: jsonSchema(local.inputSchema),
+    execute: async (args, { abortSignal, toolCallId }) =>
+      calls.answer(toolCallId, local.name, local.server, args, async () => {
+        const call = abortSignal ? unlessCancelled(abortSignal) : undefined;
+        try {
+          await input.onToolStart?.({
+            id: toolCallId,
+            step: input.currentStep(),
+            tool: local.name,
+            server: local.server,
+            args,
+          });
+          return await local.execute(args ?? {}, call ? { signal: call.signal } : {});
+        } finally {
+          call?.done();
+        }
+      }),
+  });
+}
+
+/** A sub-agent as a tool named `name`: each call is a child run, and its final answer the text. */
+function subAgentTool(calls: ToolCalls, sub: Agent, name: string): ToolSet[string] {
+  const input = calls.input;
+  return dynamicTool({
+    description:
+      `Delegate a task to the "${sub.name}" agent and get its final answer. ${sub.description}`.trim(),
+    inputSchema: jsonSchema({
+      type: 'object',
+      properties: {
+        task: { type: 'string', description: 'What the agent should do, in full.' },
+        variables: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Optional named values for the agent prompt.',
+        },
+      },
+      required: ['task'],
+      additionalProperties: false,
+    }),
+    execute: async (args, { toolCallId }) =>
+      calls.answer(toolCallId, name, 'junction', args, async () => {
+        // The model's arguments are checked by the run request's own fields before anything is
+        // written: a wrong shape is a tool error that says what to send, never database text.
+        const checked = SUB_AGENT_ARGS.safeParse(args);
+        if (!checked.success) {
+          return {
+            text: `Invalid arguments for ${name}: ${checked.error.issues.map((i) => i.message).join('; ')}. Send {"task": "<what the agent should do>", "variables": {"NAME": "value"}}.`,
+            isError: true,
+          };
+        }
+        const { task, variables } = checked.data;
+        const step = input.currentStep();
+        await input.onToolStart?.({ id: toolCallId, step, tool: name, server: 'junction', args });
+        const outcome = await input.runSubAgent(
+          sub,
+          task,
+          variables ?? {},
+          input.idempotencyKey?.(step, toolCallId),
+        );
+        if (outcome.run.status !== 'completed') {
+          return {
+            text: `Sub-agent run ${outcome.run.id} ended ${outcome.run.status}: ${outcome.run.error ?? ''}`,
+            isError: true,
+          };
+        }
+        return { text: outcome.output, isError: false };
+      }),
+  });
 }
 
 /**
