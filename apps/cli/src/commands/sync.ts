@@ -1,8 +1,16 @@
 import { Args, Flags } from '@oclif/core';
-import type { SyncReport } from '@junction/agent-core/sync';
+import type { SyncReport, syncEnvironment } from '@junction/agent-core/sync';
 import type { SyncWorkflowsResult } from '@junction/workflows';
 import { JunctionCommand } from '../base-command.js';
+import type { CliContext } from '../context.js';
 import { noColorFlag } from '../flags.js';
+import type { Spinner } from '../progress.js';
+
+/** What the command reports: the agents' sync and the workflows'. */
+type SyncResult = SyncReport & { workflows: SyncWorkflowsResult };
+
+/** One progress event of syncEnvironment (a server starting, or a server, config or agent done). */
+type SyncProgress = Parameters<NonNullable<Parameters<typeof syncEnvironment>[0]['onProgress']>>[0];
 
 /** A list of names cut to fit a table cell. */
 function brief(names: string[], width = 40): string {
@@ -39,12 +47,11 @@ export default class Sync extends JunctionCommand {
 
   static override enableJsonFlag = true;
 
-  async run(): Promise<SyncReport & { workflows: SyncWorkflowsResult }> {
+  async run(): Promise<SyncResult> {
     const { args, flags } = await this.parse(Sync);
     const { createContext } = await import('../context.js');
     const { McpClientPool } = await import('@junction/agent-core/mcp');
-    const { syncEnvironment, variablesChangedNote } = await import('@junction/agent-core/sync');
-    const { formatTable } = await import('../table.js');
+    const { syncEnvironment } = await import('@junction/agent-core/sync');
     const ctx = await createContext();
     const pool = new McpClientPool({
       connectTimeoutMs: flags.timeout * 1000,
@@ -69,51 +76,9 @@ export default class Sync extends JunctionCommand {
         pool,
         environment: args.environment,
         dryRun: flags['dry-run'],
-        onProgress: (event) => {
-          if (event.type === 'server_start') {
-            spinner.start(
-              `${event.config}/${event.name}`,
-              `starting ${event.name}${event.command ? ` (${event.command})` : ''}`,
-            );
-          } else if (event.type === 'server') {
-            const s = event.server;
-            spinner.done(`${s.config}/${s.name}`);
-            spinner.line(
-              `  server  ${s.config}/${s.name}  ${paint(s.status, colour)}  ${s.tools} tools` +
-                (s.error ? `  — ${s.error}` : ''),
-            );
-          } else if (event.type === 'config') {
-            const c = event.config;
-            spinner.line(
-              `config  ${c.name}  ${paint(c.status, colour)}  ${c.servers.length} servers` +
-                (c.error ? `  — ${c.error}` : ''),
-            );
-          } else {
-            const a = event.agent;
-            spinner.line(
-              `agent   ${a.name}  ${paint(a.status, colour)}  (${a.change})` +
-                (a.error ? `  — ${a.error}` : ''),
-            );
-          }
-        },
+        onProgress: (event) => showProgress(event, spinner, (word) => paint(word, colour)),
       });
-      const { syncWorkflows } = await import('@junction/workflows');
-      workflows = await syncWorkflows({
-        workspace: ctx.workspace,
-        store: await ctx.store(),
-        environment: args.environment,
-        dryRun: flags['dry-run'],
-      });
-      if (!this.jsonEnabled()) {
-        for (const w of workflows.workflows) {
-          this.log(
-            `workflow ${w.workflowId}  ${w.status}  (${w.change})` +
-              (w.error ? `  — ${w.error}` : ''),
-          );
-        }
-        for (const id of workflows.disabled)
-          this.log(`workflow ${id}  disabled (its file is gone or invalid)`);
-      }
+      workflows = await this.#syncWorkflows(ctx, args.environment, flags['dry-run']);
     } finally {
       spinner.stop();
       await pool.closeAll();
@@ -128,23 +93,45 @@ export default class Sync extends JunctionCommand {
       }
       return report;
     }
-    const rows: Array<Array<string | number>> = [];
-    for (const c of report.configs) {
-      if (c.servers.length === 0) rows.push([c.name, '-', c.status, c.change, 0, '', '']);
-      for (const s of c.servers) {
-        rows.push([
-          c.name,
-          s.name,
-          s.status,
-          s.change,
-          s.tools,
-          brief(s.toolsAdded),
-          brief(s.toolsRemoved),
-        ]);
-      }
+    await this.#printSummary(report);
+    if (!report.ok) {
+      this.logToStderr('Some configs, servers, agents or workflows failed; see the lines above.');
+      return this.exit(7);
     }
-    for (const name of report.removedServers)
-      rows.push(['', name, 'removed', 'removed', 0, '', '']);
+    return report;
+  }
+
+  /** Stores the environment's workflows (after its agents) and prints a line for each. */
+  async #syncWorkflows(
+    ctx: CliContext,
+    environment: string,
+    dryRun: boolean,
+  ): Promise<SyncWorkflowsResult> {
+    const { syncWorkflows } = await import('@junction/workflows');
+    const workflows = await syncWorkflows({
+      workspace: ctx.workspace,
+      store: await ctx.store(),
+      environment,
+      dryRun,
+    });
+    if (!this.jsonEnabled()) {
+      for (const w of workflows.workflows) {
+        this.log(
+          `workflow ${w.workflowId}  ${w.status}  (${w.change})` +
+            (w.error ? `  — ${w.error}` : ''),
+        );
+      }
+      for (const id of workflows.disabled)
+        this.log(`workflow ${id}  disabled (its file is gone or invalid)`);
+    }
+    return workflows;
+  }
+
+  /** The closing table of configs and servers, the totals line and any note on changed variables. */
+  async #printSummary(report: SyncResult): Promise<void> {
+    const { variablesChangedNote } = await import('@junction/agent-core/sync');
+    const { formatTable } = await import('../table.js');
+    const rows = summaryRows(report);
     this.log('');
     if (rows.length > 0) {
       this.log(
@@ -152,6 +139,7 @@ export default class Sync extends JunctionCommand {
       );
     }
     const t = report.totals;
+    const workflows = report.workflows;
     this.log(
       `\n${report.dryRun ? 'Would sync' : 'Synced'} ${t.configs} configs, ${t.servers} servers (${t.failedServers} failed), ` +
         `${t.tools} tools, ${t.agents} agents (${t.failedAgents} failed), ` +
@@ -165,10 +153,58 @@ export default class Sync extends JunctionCommand {
     );
     const variablesNote = variablesChangedNote(report);
     if (variablesNote !== undefined) this.log(variablesNote);
-    if (!report.ok) {
-      this.logToStderr('Some configs, servers, agents or workflows failed; see the lines above.');
-      return this.exit(7);
-    }
-    return report;
   }
+}
+
+/** One progress event of the agents' sync: a server under way, or the line of a server, config or agent. */
+function showProgress(
+  event: SyncProgress,
+  spinner: Spinner,
+  paint: (word: string) => string,
+): void {
+  if (event.type === 'server_start') {
+    spinner.start(
+      `${event.config}/${event.name}`,
+      `starting ${event.name}${event.command ? ` (${event.command})` : ''}`,
+    );
+  } else if (event.type === 'server') {
+    const s = event.server;
+    spinner.done(`${s.config}/${s.name}`);
+    spinner.line(
+      `  server  ${s.config}/${s.name}  ${paint(s.status)}  ${s.tools} tools` +
+        (s.error ? `  — ${s.error}` : ''),
+    );
+  } else if (event.type === 'config') {
+    const c = event.config;
+    spinner.line(
+      `config  ${c.name}  ${paint(c.status)}  ${c.servers.length} servers` +
+        (c.error ? `  — ${c.error}` : ''),
+    );
+  } else {
+    const a = event.agent;
+    spinner.line(
+      `agent   ${a.name}  ${paint(a.status)}  (${a.change})` + (a.error ? `  — ${a.error}` : ''),
+    );
+  }
+}
+
+/** The table's rows: a row per server (or per config without servers), then the removed servers. */
+function summaryRows(report: SyncReport): Array<Array<string | number>> {
+  const rows: Array<Array<string | number>> = [];
+  for (const c of report.configs) {
+    if (c.servers.length === 0) rows.push([c.name, '-', c.status, c.change, 0, '', '']);
+    for (const s of c.servers) {
+      rows.push([
+        c.name,
+        s.name,
+        s.status,
+        s.change,
+        s.tools,
+        brief(s.toolsAdded),
+        brief(s.toolsRemoved),
+      ]);
+    }
+  }
+  for (const name of report.removedServers) rows.push(['', name, 'removed', 'removed', 0, '', '']);
+  return rows;
 }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import type { RunProgressEvent } from '@junction/agent-core/runs';
+import type { RunProgressEvent, RunRequestInput } from '@junction/agent-core/runs';
+import type { Composition } from '@junction/service-kit';
 import type { Run } from '@junction/store';
 import { JunctionCommand } from '../../base-command.js';
 import { noColorFlag } from '../../flags.js';
@@ -18,6 +19,13 @@ export interface RunView {
   error: string | null;
   duration_ms: number | null;
   trace_id: string | null;
+}
+
+/** What the two ways of running take from the flags, and the Ctrl-C that cancels the run. */
+interface RunOptions {
+  env: string | undefined;
+  noColor: boolean;
+  controller: AbortController;
 }
 
 export default class AgentRun extends JunctionCommand {
@@ -69,134 +77,137 @@ export default class AgentRun extends JunctionCommand {
     const variables = parseVars(flags.var ?? []);
     const { createContext } = await import('../../context.js');
     const { createService } = await import('../../service.js');
-    const { isFinal } = await import('@junction/agent-core/runs');
-    const { Spinner, terminalText } = await import('../../progress.js');
     const ctx = await createContext();
     // Queued, the run is executed elsewhere: this process only submits and follows it.
     const service = await createService(ctx, {
       version: this.config.version,
       ...(flags.queue ? { executes: false } : {}),
     });
-    const workers = service.executor?.workers;
     const controller = new AbortController();
     const onSigint = (): void => controller.abort(new Error('interrupted by the user'));
     process.once('SIGINT', onSigint);
     try {
-      const request = {
+      const request: RunRequestInput = {
         agent_name: args.name,
         environment: flags.env,
         task: args.task,
         variables,
-        source: 'cli' as const,
+        source: 'cli',
         timeout_seconds: flags.timeout,
       };
-      if (flags.queue) {
-        // The run bus (when configured) announces it and carries its events back.
-        await service.start();
-        const { run, agent } = await service.runs.submit(request);
-        const where =
-          flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
-        if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'}), queued`);
-        const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
-        spinner.start('run', 'waiting for a worker to take it');
-        const { watchClaim } = await import('../../claim-watch.js');
-        const watch = watchClaim({
-          status: async () => (await service.store.runs.get(run.id))?.status,
-          onTaken: () => spinner.start('run', 'running (a worker took it)'),
-          onStillQueued: () =>
-            spinner.start(
-              'run',
-              'no worker has taken it yet: is `junction serve`, `junction worker` or an api-server working runs on this store?',
-            ),
-          hintMs: 10_000,
-          pollMs: 1_000,
-        });
-        let finished = await service.runs
-          .follow(run.id, {
-            signal: controller.signal,
-            keepAlive: true,
-            onEvent: (event) => {
-              watch.stop();
-              if (this.jsonEnabled()) return;
-              spinner.line(`  ${event.type}  ${summarizeEvent(event.type, event.payload)}`);
-              spinner.start('run', 'running');
-            },
-          })
-          .finally(() => {
-            watch.stop();
-            spinner.stop();
-          });
-        // Ctrl-C: the run is asked to stop wherever it executes.
-        if (controller.signal.aborted && !isFinal(finished)) {
-          ({ run: finished } = await service.runs.cancel(run.id, { source: 'cli' }));
-        }
-        return await this.#report(finished, flags['no-color'], false);
-      }
-      if (!workers) throw new Error('this process cannot execute runs');
-      // The door this process's composition built, with its worker as the run's claimant: no
-      // `serve` worker sharing the store can take it, and it is executed here by the workers' code.
-      const { run, agent } = await service.runs.submit(request, {
-        claimedBy: workers.callerClaim(),
-      });
-      const where = flags.env ?? (await service.store.environments.get(agent.environmentId))?.name;
-      if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
-      // At a terminal a spinner says what the run waits for; in a pipe, the plain lines only.
-      const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
-      spinner.start('run', 'waiting for the model (turn 1)');
-      // At a terminal the answer's text appears as it arrives; `open` while its line is unended.
-      const streaming = process.stdout.isTTY === true && !this.jsonEnabled();
-      let streamed = false;
-      let open = false;
-      const endText = (): void => {
-        if (open) process.stdout.write('\n');
-        open = false;
-      };
-      // The run carries its own timeout (timeout_seconds), as a run of any other caller would.
-      const finished = await workers
-        .execute(run, {
-          signal: controller.signal,
-          ...(streaming
-            ? {
-                onText: (delta: string) => {
-                  spinner.stop();
-                  if (!open) process.stdout.write('\n');
-                  open = true;
-                  streamed = true;
-                  process.stdout.write(terminalText(delta));
-                },
-              }
-            : {}),
-          onEvent: (event) => {
-            if (this.jsonEnabled()) return;
-            endText();
-            spinner.line(describe(event));
-            if (event.type === 'model_turn') {
-              const calls = event.turn.toolCalls.map((c) => c.name);
-              spinner.start(
-                'run',
-                calls.length > 0
-                  ? `calling ${calls.join(', ')}`
-                  : `waiting for the model (turn ${event.turn.step + 1})`,
-              );
-            } else if (event.type === 'model_retry') {
-              spinner.start('run', `waiting to retry (attempt ${event.attempt + 1})`);
-            } else if (event.type === 'tool_progress') {
-              spinner.start('run', 'the coding assistant is working');
-            } else {
-              spinner.start('run', 'waiting for the model');
-            }
-          },
-        })
-        .finally(() => {
-          spinner.stop();
-          endText();
-        });
-      return await this.#report(finished, flags['no-color'], streamed);
+      const options = { env: flags.env, noColor: flags['no-color'], controller };
+      if (flags.queue) return await this.#followQueued(service, request, options);
+      return await this.#executeHere(service, request, options);
     } finally {
       process.off('SIGINT', onSigint);
       await service.stop();
       await ctx.close();
     }
+  }
+
+  /** --queue: submits the run for the workers of any process sharing the store and follows it live. */
+  async #followQueued(
+    service: Composition,
+    request: RunRequestInput,
+    { env, noColor, controller }: RunOptions,
+  ): Promise<RunView> {
+    const { isFinal } = await import('@junction/agent-core/runs');
+    const { Spinner } = await import('../../progress.js');
+    // The run bus (when configured) announces it and carries its events back.
+    await service.start();
+    const { run, agent } = await service.runs.submit(request);
+    const where = env ?? (await service.store.environments.get(agent.environmentId))?.name;
+    if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'}), queued`);
+    const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
+    spinner.start('run', 'waiting for a worker to take it');
+    const { watchClaim } = await import('../../claim-watch.js');
+    const watch = watchClaim({
+      status: async () => (await service.store.runs.get(run.id))?.status,
+      onTaken: () => spinner.start('run', 'running (a worker took it)'),
+      onStillQueued: () =>
+        spinner.start(
+          'run',
+          'no worker has taken it yet: is `junction serve`, `junction worker` or an api-server working runs on this store?',
+        ),
+      hintMs: 10_000,
+      pollMs: 1_000,
+    });
+    let finished = await service.runs
+      .follow(run.id, {
+        signal: controller.signal,
+        keepAlive: true,
+        onEvent: (event) => {
+          watch.stop();
+          if (this.jsonEnabled()) return;
+          spinner.line(`  ${event.type}  ${summarizeEvent(event.type, event.payload)}`);
+          spinner.start('run', 'running');
+        },
+      })
+      .finally(() => {
+        watch.stop();
+        spinner.stop();
+      });
+    // Ctrl-C: the run is asked to stop wherever it executes.
+    if (controller.signal.aborted && !isFinal(finished)) {
+      ({ run: finished } = await service.runs.cancel(run.id, { source: 'cli' }));
+    }
+    return await this.#report(finished, noColor, false);
+  }
+
+  /** Without --queue: submits the run claimed by this process's worker and executes it here. */
+  async #executeHere(
+    service: Composition,
+    request: RunRequestInput,
+    { env, noColor, controller }: RunOptions,
+  ): Promise<RunView> {
+    const { Spinner, terminalText } = await import('../../progress.js');
+    const workers = service.executor?.workers;
+    if (!workers) throw new Error('this process cannot execute runs');
+    // The door this process's composition built, with its worker as the run's claimant: no
+    // `serve` worker sharing the store can take it, and it is executed here by the workers' code.
+    const { run, agent } = await service.runs.submit(request, {
+      claimedBy: workers.callerClaim(),
+    });
+    const where = env ?? (await service.store.environments.get(agent.environmentId))?.name;
+    if (!this.jsonEnabled()) this.log(`run ${run.id}: ${agent.name} (${where ?? '?'})`);
+    // At a terminal a spinner says what the run waits for; in a pipe, the plain lines only.
+    const spinner = new Spinner((line) => this.log(line), !this.jsonEnabled());
+    spinner.start('run', 'waiting for the model (turn 1)');
+    // At a terminal the answer's text appears as it arrives; `open` while its line is unended.
+    const streaming = process.stdout.isTTY === true && !this.jsonEnabled();
+    let streamed = false;
+    let open = false;
+    const endText = (): void => {
+      if (open) process.stdout.write('\n');
+      open = false;
+    };
+    // The run carries its own timeout (timeout_seconds), as a run of any other caller would.
+    const finished = await workers
+      .execute(run, {
+        signal: controller.signal,
+        ...(streaming
+          ? {
+              onText: (delta: string) => {
+                spinner.stop();
+                if (!open) process.stdout.write('\n');
+                open = true;
+                streamed = true;
+                process.stdout.write(terminalText(delta));
+              },
+            }
+          : {}),
+        onEvent: (event) => {
+          if (this.jsonEnabled()) return;
+          endText();
+          spinner.line(describe(event));
+          spinner.start('run', waitingFor(event));
+        },
+      })
+      .finally(() => {
+        spinner.stop();
+        endText();
+      });
+    return await this.#report(finished, noColor, streamed);
   }
 
   /** Prints (or answers as JSON) how the run ended; exits 8 or 9 when it did not complete. */
@@ -244,6 +255,19 @@ export default class AgentRun extends JunctionCommand {
     if (exit !== 0) return this.exit(exit);
     return view;
   }
+}
+
+/** What the spinner says the run waits for after an event. */
+function waitingFor(event: RunProgressEvent): string {
+  if (event.type === 'model_turn') {
+    const calls = event.turn.toolCalls.map((c) => c.name);
+    return calls.length > 0
+      ? `calling ${calls.join(', ')}`
+      : `waiting for the model (turn ${event.turn.step + 1})`;
+  }
+  if (event.type === 'model_retry') return `waiting to retry (attempt ${event.attempt + 1})`;
+  if (event.type === 'tool_progress') return 'the coding assistant is working';
+  return 'waiting for the model';
 }
 
 function describe(event: RunProgressEvent): string {
