@@ -55,21 +55,27 @@ const NEWLINE = 0x0a;
 /**
  * The last `count` records of `file` that pass `filter`, oldest first, read backwards in
  * chunks so a large log costs only what is shown; undefined when the file does not exist.
- * When the file holds fewer (it was just rotated), the rest come from `<file>.1`.
- * `size` is where the reading stopped at the end of `file`, for a follower to start from.
+ * When the file holds fewer (it was just rotated), the rest come from the file before it:
+ * `<file>.1`, or `<file>.2` when a rotation moved the file just read to `.1` meanwhile (its
+ * lines are not shown twice). `size` and `inode` say where the reading stopped in which file,
+ * for a follower to start from.
  */
 export async function readLastRecords(
   file: string,
   count: number,
   filter: LogFilter,
-): Promise<{ records: LogFileRecord[]; size: number } | undefined> {
+): Promise<{ records: LogFileRecord[]; size: number; inode: number } | undefined> {
   const last = await readBackwards(file, count, filter);
   if (last === undefined) return undefined;
-  if (last.records.length < count) {
-    const before = await readBackwards(`${file}.1`, count - last.records.length, filter);
-    if (before !== undefined) last.records.push(...before.records);
+  for (const older of [`${file}.1`, `${file}.2`]) {
+    if (last.records.length >= count) break;
+    const before = await readBackwards(older, count - last.records.length, filter);
+    if (before === undefined) break;
+    if (before.inode === last.inode) continue;
+    last.records.push(...before.records);
+    break;
   }
-  return { records: last.records.reverse(), size: last.size };
+  return { records: last.records.reverse(), size: last.size, inode: last.inode };
 }
 
 /** The last `count` records of `file` that pass `filter`, newest first; undefined when it does not exist. */
@@ -77,7 +83,7 @@ async function readBackwards(
   file: string,
   count: number,
   filter: LogFilter,
-): Promise<{ records: LogFileRecord[]; size: number } | undefined> {
+): Promise<{ records: LogFileRecord[]; size: number; inode: number } | undefined> {
   let handle;
   try {
     handle = await open(file, 'r');
@@ -86,7 +92,7 @@ async function readBackwards(
     throw err;
   }
   try {
-    const { size } = await handle.stat();
+    const { size, ino } = await handle.stat();
     const found: LogFileRecord[] = [];
     let pos = size;
     // The start of a line that began before `pos` (the part read so far, without its newline).
@@ -110,7 +116,7 @@ async function readBackwards(
         if (record && matchesLogFilter(record, filter)) found.push(record);
       }
     }
-    return { records: found, size };
+    return { records: found, size, inode: ino };
   } finally {
     await handle.close();
   }
@@ -119,6 +125,8 @@ async function readBackwards(
 export interface LogFollowerOptions {
   /** Byte offset to start at (the end of what was already shown). */
   offset: number;
+  /** The file `offset` is in; another file found at the path is read from its start. */
+  inode?: number;
   /** How often to look at the file. */
   pollMs?: number;
   onLine: (line: string) => void;
@@ -141,6 +149,7 @@ export class LogFollower {
   readonly #pollMs: number;
   readonly #onLine: (line: string) => void;
   #offset: number;
+  #offsetInode: number | undefined;
   #held: HeldFile | undefined;
   #partial = Buffer.alloc(0);
   #timer: NodeJS.Timeout | undefined;
@@ -149,6 +158,7 @@ export class LogFollower {
   constructor(file: string, options: LogFollowerOptions) {
     this.#file = file;
     this.#offset = options.offset;
+    this.#offsetInode = options.inode;
     this.#pollMs = options.pollMs ?? 200;
     this.#onLine = options.onLine;
   }
@@ -188,9 +198,10 @@ export class LogFollower {
       throw err;
     }
     if (this.#stopped || info.ino === this.#held?.inode) return;
-    // A file not read yet: the first one (from the offset given) or the one a rotation made.
-    if (this.#held) {
-      await this.#held.handle.close();
+    // A file not read yet: the first one (from the offset given, when it is the file the
+    // offset is in) or the one a rotation made (from its start).
+    if (this.#held) await this.#held.handle.close();
+    if (this.#held || (this.#offsetInode !== undefined && this.#offsetInode !== info.ino)) {
       this.#offset = 0;
       this.#partial = Buffer.alloc(0);
     }

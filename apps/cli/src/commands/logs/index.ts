@@ -87,6 +87,7 @@ export default class Logs extends JunctionCommand {
       await new Promise<void>((resolve) => {
         const follower = new logFile.LogFollower(ctx.logFile, {
           offset: last?.size ?? 0,
+          ...(last ? { inode: last.inode } : {}),
           onLine: (line) => {
             const record = logFile.parseLogLine(line);
             if (record && logFile.matchesLogFilter(record, filter)) print(record);
