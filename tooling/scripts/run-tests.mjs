@@ -43,6 +43,8 @@ function runOne(pkg) {
     const child = spawn('sh', ['-c', pkg.test], {
       cwd: pkg.folder,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own, so a stop reaches jest and its workers, not only the shell.
+      detached: true,
       env: {
         ...process.env,
         PATH: `${path.join(pkg.folder, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
@@ -69,7 +71,15 @@ async function lane() {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    for (const child of children) child.kill(signal);
+    // Stopped: no package not started yet starts, and the running ones are told.
+    queue.length = 0;
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // Ended already.
+      }
+    }
     process.exitCode = 1;
   });
 }
