@@ -187,17 +187,17 @@ export class LogFollower {
   }
 
   async #poll(): Promise<void> {
-    // First the rest of the file read so far, wherever a rotation moved it.
-    if (this.#held) await this.#readNew(this.#held);
     let info;
     try {
       info = await stat(this.#file);
     } catch (err) {
       // Gone (rotated away, not created yet): the file that appears next is read from its start.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    if (this.#stopped || info.ino === this.#held?.inode) return;
+    // The rest of the file read so far, wherever a rotation moved it. Read after the look at
+    // the path, so whatever was written to it before a rotation that look saw is read too.
+    if (this.#held) await this.#readNew(this.#held);
+    if (info === undefined || this.#stopped || info.ino === this.#held?.inode) return;
     // A file not read yet: the first one (from the offset given, when it is the file the
     // offset is in) or the one a rotation made (from its start).
     if (this.#held) await this.#held.handle.close();
